@@ -1,0 +1,327 @@
+#include "cmd/options.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace dtx::cmd {
+
+namespace {
+
+// One short option. The parser and the help text both read this table, so an
+// option cannot be accepted without being documented or the reverse.
+struct ShortOption {
+    char letter;
+    std::string_view argument; // how the help names the argument; empty for a flag
+    std::string_view description;
+    bool Options::*flag = nullptr; // what a flag sets; options with an argument have none
+};
+
+// In dtrace's help order: alphabetical, lower case before upper case.
+constexpr std::array short_options = {
+    ShortOption{'c', "cmd", "run cmd, trace it as $target, exit when it exits"},
+    ShortOption{'C', "", "run the C preprocessor over script files", &Options::preprocess},
+    ShortOption{'D', "name[=def]", "define a preprocessor macro"},
+    ShortOption{'e', "", "exit after compiling, before enabling any probe", &Options::compile_only},
+    ShortOption{'f', "func", "enable or list probes by function name"},
+    ShortOption{'F', "", "indent output by function entry and return", &Options::flow_indent},
+    ShortOption{'h', "", "print this help and exit", &Options::help},
+    ShortOption{'i', "probe-id", "enable or list the probe with this id"},
+    ShortOption{'I', "path", "add a directory to the preprocessor's include path"},
+    ShortOption{'l', "", "list the matching probes (all probes if no program)", &Options::list},
+    ShortOption{'m', "module", "enable or list probes by module name"},
+    ShortOption{'n', "name", "enable or list probes by probe name or description"},
+    ShortOption{'o', "output", "append output to a file instead of stdout"},
+    ShortOption{'p', "pid", "trace running process pid as $target"},
+    ShortOption{'P', "provider", "enable or list probes by provider name"},
+    ShortOption{'q', "", "quiet: print only what the program traces", &Options::quiet},
+    ShortOption{'s', "script", "enable or list the probes of a D script file"},
+    ShortOption{'U', "name", "undefine a preprocessor macro"},
+    ShortOption{'v', "", "verbose: show stability attributes and argument types",
+                &Options::verbose},
+    ShortOption{'V', "", "print the version and exit", &Options::version},
+    ShortOption{'w', "", "permit destructive actions", &Options::destructive},
+    ShortOption{'x', "opt[=val]", "set a compiler or tracing option"},
+    ShortOption{'Z', "", "permit probe descriptions that match no probe",
+                &Options::zero_matches_ok},
+};
+
+const ShortOption *find_short_option(char letter) {
+    auto found = std::ranges::find(short_options, letter, &ShortOption::letter);
+    return found == short_options.end() ? nullptr : &*found;
+}
+
+std::string quoted(char letter) {
+    return std::string("'") + letter + "'";
+}
+
+std::optional<int> parse_pid(std::string_view text) {
+    int pid = 0;
+    const char *end = text.data() + text.size();
+    auto [stop, error] = std::from_chars(text.data(), end, pid);
+    if (error != std::errc() || stop != end || pid <= 0) {
+        return std::nullopt;
+    }
+    return pid;
+}
+
+std::string known_dump_stage_list() {
+    std::string list;
+    for (std::string_view stage : known_dump_stages) {
+        list += list.empty() ? "" : ", ";
+        list += stage;
+    }
+    return list;
+}
+
+std::optional<UsageError> add_dump_stages(Options &options, std::string_view stage_list) {
+    while (true) {
+        size_t comma = stage_list.find(',');
+        std::string_view stage = stage_list.substr(0, comma);
+        if (std::ranges::find(known_dump_stages, stage) == known_dump_stages.end()) {
+            return UsageError{"unknown --dump stage '" + std::string(stage) +
+                              "' (known: " + known_dump_stage_list() + ")"};
+        }
+        if (std::ranges::find(options.dump_stages, stage) == options.dump_stages.end()) {
+            options.dump_stages.emplace_back(stage);
+        }
+        if (comma == std::string_view::npos) {
+            return std::nullopt;
+        }
+        stage_list.remove_prefix(comma + 1);
+    }
+}
+
+// Records one short option that takes an argument; validates what dtrace
+// would only reject later (or pass on to cpp as a stray flag).
+std::optional<UsageError> add_option_argument(Options &options, char letter,
+                                              std::string_view value) {
+    using Kind = ProgramSource::Kind;
+    auto add_source = [&](Kind kind) -> std::optional<UsageError> {
+        options.sources.push_back({kind, std::string(value)});
+        return std::nullopt;
+    };
+    auto require_non_empty = [&](std::string_view what) -> std::optional<UsageError> {
+        if (value.empty()) {
+            return UsageError{std::string("empty ") + std::string(what) + " for -" + letter};
+        }
+        return std::nullopt;
+    };
+
+    switch (letter) {
+    case 'n':
+        return add_source(Kind::ProbeDescription);
+    case 's':
+        return add_source(Kind::ScriptFile);
+    case 'f':
+        return add_source(Kind::Function);
+    case 'm':
+        return add_source(Kind::Module);
+    case 'P':
+        return add_source(Kind::Provider);
+    case 'i':
+        return add_source(Kind::ProbeId);
+    case 'c':
+        if (auto error = require_non_empty("command")) {
+            return error;
+        }
+        options.commands.emplace_back(value);
+        return std::nullopt;
+    case 'p':
+        if (auto pid = parse_pid(value)) {
+            options.pids.push_back(*pid);
+            return std::nullopt;
+        }
+        return UsageError{"invalid pid '" + std::string(value) +
+                          "' for -p: expected a positive integer"};
+    case 'o':
+        if (auto error = require_non_empty("file name")) {
+            return error;
+        }
+        options.output_file = value;
+        return std::nullopt;
+    case 'x': {
+        size_t equals = value.find('=');
+        std::string name(value.substr(0, equals));
+        if (name.empty()) {
+            return UsageError{"missing option name in -x '" + std::string(value) + "'"};
+        }
+        std::optional<std::string> option_value;
+        if (equals != std::string_view::npos) {
+            option_value = value.substr(equals + 1);
+        }
+        options.xopts.emplace_back(std::move(name), std::move(option_value));
+        return std::nullopt;
+    }
+    case 'D':
+    case 'U':
+    case 'I':
+        // An empty argument would reach cpp as a bare "-D" that swallows the next one.
+        if (auto error = require_non_empty(letter == 'I' ? "directory" : "macro name")) {
+            return error;
+        }
+        options.cpp_args.push_back(std::string("-") + letter + std::string(value));
+        return std::nullopt;
+    }
+    return UsageError{"invalid option -- " + quoted(letter)};
+}
+
+// Walks argv the way dtrace does: short options may be grouped and take their
+// argument attached or as the next word; an operand does not end option parsing
+// (dtrace resumes getopt after each one), only `--` does.
+class ArgvParser {
+public:
+    explicit ArgvParser(std::span<const char *const> argv) : argv_(argv) {}
+
+    std::variant<Options, UsageError> parse() {
+        if (argv_.size() <= 1) {
+            return UsageError{"no arguments given"};
+        }
+        for (next_ = 1; next_ < argv_.size();) {
+            std::string_view word = argv_[next_++];
+            std::optional<UsageError> error;
+            if (word == "--") {
+                options_.macro_args.insert(options_.macro_args.end(), argv_.begin() + next_,
+                                           argv_.end());
+                break;
+            } else if (word.starts_with("--")) {
+                error = parse_long_option(word);
+            } else if (word.size() > 1 && word[0] == '-') {
+                error = parse_short_group(word.substr(1));
+            } else {
+                options_.macro_args.emplace_back(word);
+            }
+            if (error) {
+                return *error;
+            }
+        }
+        if (auto error = check_modes()) {
+            return *error;
+        }
+        return std::move(options_);
+    }
+
+private:
+    std::optional<std::string_view> take_next_word() {
+        if (next_ == argv_.size()) {
+            return std::nullopt;
+        }
+        return argv_[next_++];
+    }
+
+    std::optional<UsageError> parse_short_group(std::string_view group) {
+        for (size_t at = 0; at < group.size(); ++at) {
+            char letter = group[at];
+            const ShortOption *option = find_short_option(letter);
+            if (option == nullptr) {
+                return UsageError{"invalid option -- " + quoted(letter)};
+            }
+            if (option->flag != nullptr) {
+                options_.*option->flag = true;
+                continue;
+            }
+            std::optional<std::string_view> value = group.substr(at + 1);
+            if (value->empty()) {
+                value = take_next_word();
+            }
+            if (!value) {
+                return UsageError{"option requires an argument -- " + quoted(letter)};
+            }
+            return add_option_argument(options_, letter, *value);
+        }
+        return std::nullopt;
+    }
+
+    std::optional<UsageError> parse_long_option(std::string_view word) {
+        size_t equals = word.find('=');
+        std::string_view name = word.substr(0, equals);
+        if (name == "--help") {
+            if (equals != std::string_view::npos) {
+                return UsageError{"option '--help' doesn't allow an argument"};
+            }
+            options_.help = true;
+            return std::nullopt;
+        }
+        if (name == "--dump") {
+            std::optional<std::string_view> stages;
+            if (equals != std::string_view::npos) {
+                stages = word.substr(equals + 1);
+            } else {
+                stages = take_next_word();
+            }
+            if (!stages) {
+                return UsageError{"option '--dump' requires an argument"};
+            }
+            return add_dump_stages(options_, *stages);
+        }
+        return UsageError{"unrecognized option '" + std::string(word) + "'"};
+    }
+
+    // The checks dtrace makes once all options are known. Help needs nothing else.
+    std::optional<UsageError> check_modes() const {
+        if (options_.help) {
+            return std::nullopt;
+        }
+        if (options_.list && options_.version) {
+            return UsageError{"only one of the [-lV] options can be specified at a time"};
+        }
+        if (options_.list || options_.version || !options_.sources.empty()) {
+            return std::nullopt;
+        }
+        if (options_.compile_only) {
+            return UsageError{"-e given but nothing to compile: no -n, -s, -P, -m, -f or -i"};
+        }
+        return UsageError{"no probes specified: give -n, -s, -P, -m, -f or -i, or -l to list"};
+    }
+
+    std::span<const char *const> argv_;
+    size_t next_ = 1;
+    Options options_;
+};
+
+} // namespace
+
+std::variant<Options, UsageError> parse_options(std::span<const char *const> argv) {
+    return ArgvParser(argv).parse();
+}
+
+std::string usage_text(std::string_view program_name) {
+    const std::string name(program_name);
+    const std::string indent(name.size() + 8, ' ');
+    const std::string predicate_action = "[[ predicate ] action ]]";
+    std::string flag_letters;
+    for (const ShortOption &option : short_options) {
+        if (option.flag != nullptr) {
+            flag_letters += option.letter;
+        }
+    }
+    std::string text = "Usage: " + name + " [-" + flag_letters +
+                       "] [-c cmd] [-D name[=def]] [-I path] [-o output]\n" + indent +
+                       "[-p pid] [-s script] [-U name] [-x opt[=val]]\n" + indent +
+                       "[--dump=stage[,stage...]]\n\n";
+    text += "\t[-P provider " + predicate_action + "\n";
+    text += "\t[-m [ provider: ] module " + predicate_action + "\n";
+    text += "\t[-f [[ provider: ] module: ] func " + predicate_action + "\n";
+    text += "\t[-n [[[ provider: ] module: ] func: ] name " + predicate_action + "\n";
+    text += "\t[-i probe-id " + predicate_action + " [ args ... ]\n\n";
+    text += "\tpredicate -> '/' D-expression '/'\n";
+    text += "\t   action -> '{' D-statements '}'\n\n";
+
+    constexpr size_t description_column = 20;
+    auto add_line = [&](std::string_view spelling, std::string_view description) {
+        std::string line = "\t" + std::string(spelling);
+        line.resize(std::max(line.size() + 1, description_column), ' ');
+        text += line + std::string(description) + "\n";
+    };
+    for (const ShortOption &option : short_options) {
+        std::string spelling = std::string("-") + option.letter;
+        if (!option.argument.empty()) {
+            spelling += " " + std::string(option.argument);
+        }
+        add_line(spelling, option.description);
+    }
+    add_line("--dump=stages", "print the given compiler stages: " + known_dump_stage_list());
+    add_line("--help", "same as -h");
+    return text;
+}
+
+} // namespace dtx::cmd

@@ -1,0 +1,152 @@
+#include "cmd/program_sources.h"
+
+#include <cerrno>
+#include <fcntl.h>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace dtx::cmd {
+
+namespace {
+
+bool read_file(const std::string &path, std::string &text, std::string &error) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = "failed to open " + path + ": " + std::strerror(errno);
+        return false;
+    }
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    text = buffer.str();
+    return true;
+}
+
+// Runs cpp over `text` and returns its output with line markers kept, so
+// diagnostics point into the original file. A `#!` first line is blanked
+// first (cpp rejects it) without moving the lines below it.
+bool preprocess(const std::string &path, std::string text, const std::vector<std::string> &cpp_args,
+                std::string &output, std::string &error) {
+    if (text.rfind("#!", 0) == 0)
+        text.replace(0, text.find('\n') == std::string::npos ? text.size() : text.find('\n'), "");
+    text = "# 1 \"" + path + "\"\n" + text;
+
+    // The input goes through a memfd so a large script cannot deadlock the pipe.
+    int input = memfd_create("dtx-cpp-input", MFD_CLOEXEC);
+    int out_pipe[2];
+    if (input < 0 || pipe2(out_pipe, O_CLOEXEC) != 0) {
+        error = std::string("cannot run the C preprocessor: ") + std::strerror(errno);
+        return false;
+    }
+    if (write(input, text.data(), text.size()) != ssize_t(text.size()) || lseek(input, 0, SEEK_SET) != 0) {
+        error = std::string("cannot run the C preprocessor: ") + std::strerror(errno);
+        close(input);
+        return false;
+    }
+
+    std::vector<std::string> args = {"cpp",         "-xc",          "-undef",
+                                     "-D__linux",   "-D__linux__",  "-D__unix",
+                                     "-D__x86_64",  "-D__x86_64__", "-D__SUNW_D=1",
+                                     "-D__SUNW_D_64", "-D__DTX=1"};
+    args.insert(args.end(), cpp_args.begin(), cpp_args.end());
+    args.push_back("-");
+    std::vector<char *> argv;
+    for (std::string &a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+
+    pid_t child = fork();
+    if (child == 0) {
+        dup2(input, STDIN_FILENO);
+        dup2(out_pipe[1], STDOUT_FILENO);
+        execvp("cpp", argv.data());
+        _exit(127);
+    }
+    close(input);
+    close(out_pipe[1]);
+    if (child < 0) {
+        close(out_pipe[0]);
+        error = std::string("cannot run the C preprocessor: ") + std::strerror(errno);
+        return false;
+    }
+    char buffer[65536];
+    ssize_t n;
+    while ((n = read(out_pipe[0], buffer, sizeof buffer)) > 0 || (n < 0 && errno == EINTR)) {
+        if (n > 0)
+            output.append(buffer, size_t(n));
+    }
+    close(out_pipe[0]);
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+        error = "cannot run the C preprocessor 'cpp' (is the cpp package installed?)";
+        return false;
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        error = "the C preprocessor failed on " + path;
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+std::string expand_field_description(ProgramSource::Kind kind, const std::string &text) {
+    int padding = 0;
+    switch (kind) {
+    case ProgramSource::Kind::Provider:
+        padding = 3;
+        break;
+    case ProgramSource::Kind::Module:
+        padding = 2;
+        break;
+    case ProgramSource::Kind::Function:
+        padding = 1;
+        break;
+    default:
+        return text;
+    }
+    size_t end = text.find_first_of(" \t\n/{");
+    std::string description = text.substr(0, end);
+    std::string rest = end == std::string::npos ? "" : text.substr(end);
+    return description + std::string(size_t(padding), ':') + rest;
+}
+
+SourceLoadResult load_program_sources(const Options &options) {
+    SourceLoadResult result;
+    size_t command_line_count = 0;
+    for (const ProgramSource &source : options.sources)
+        command_line_count += source.kind != ProgramSource::Kind::ScriptFile;
+
+    size_t command_line_index = 0;
+    for (const ProgramSource &source : options.sources) {
+        LoadedSource loaded;
+        if (source.kind == ProgramSource::Kind::ScriptFile) {
+            std::string text;
+            if (!read_file(source.text, text, result.error))
+                return result;
+            if (options.preprocess) {
+                std::string output;
+                if (!preprocess(source.text, std::move(text), options.cpp_args, output, result.error))
+                    return result;
+                text = std::move(output);
+            }
+            loaded.file = std::make_unique<SourceFile>(source.text, std::move(text));
+        } else {
+            ++command_line_index;
+            std::string name = command_line_count > 1
+                                   ? "<command line " + std::to_string(command_line_index) + ">"
+                                   : "<command line>";
+            loaded.file = std::make_unique<SourceFile>(name, expand_field_description(source.kind, source.text));
+            loaded.from_command_line = true;
+        }
+        result.sources.push_back(std::move(loaded));
+    }
+    return result;
+}
+
+} // namespace dtx::cmd
