@@ -47,6 +47,10 @@ struct LexerContext {
     // After '.' or '->' a name is a member, never a type name or keyword.
     bool expect_member_name = false;
 
+    // Set when the input ended inside a comment: the parser's "unexpected end
+    // of input" would only repeat that.
+    bool ended_in_comment = false;
+
     // Outputs the scanner produces on the side.
     std::vector<ast::Pragma> pragmas;
 

@@ -250,11 +250,13 @@ std::string decode_escapes(LexerContext &ctx, std::string_view body, uint32_t fi
                 }
                 out += char(value);
             } else {
+                // dtrace keeps the character after an unknown escape; so do we,
+                // but say so, since it is usually a mistake.
                 SourceRange at = ctx.token_range;
                 at.begin.column = first_column + uint32_t(escape_at);
                 at.end.column = at.begin.column + 2;
-                ctx.diagnostics.error("D_ESC_BAD", at,
-                                      std::string("unknown escape sequence '\\") + e + "'");
+                ctx.diagnostics.warning("D_ESC_UNKNOWN", at,
+                                        std::string("unknown escape sequence '\\") + e + "'");
                 out += e;
             }
         }
@@ -415,6 +417,12 @@ void invalid_character(LexerContext &ctx, char c) {
     else
         std::snprintf(shown, sizeof shown, "\\x%02x", uint8_t(c));
     ctx.diagnostics.error("D_CHR_BAD", ctx.token_range, std::string("invalid character '") + shown + "'");
+}
+
+void unexpected_at_outer_scope(LexerContext &ctx, char c) {
+    ctx.diagnostics.error("D_SYNTAX", ctx.token_range,
+                          std::string("syntax error near '") + c +
+                              "': expected a probe description or a declaration");
 }
 
 } // namespace dtx::parser

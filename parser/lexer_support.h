@@ -30,6 +30,8 @@ void handle_pragma(LexerContext &ctx, const char *line);
 void handle_line_marker(LexerContext &ctx, const char *line);
 void unexpected_directive(LexerContext &ctx, const char *line);
 void invalid_character(LexerContext &ctx, char c);
+// Punctuation that is a D token, but cannot start anything at the outer scope.
+void unexpected_at_outer_scope(LexerContext &ctx, char c);
 
 void scanner_init(ParseState &state);
 void scanner_destroy(ParseState &state);

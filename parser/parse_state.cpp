@@ -88,55 +88,66 @@ bool starts_type(Kind k) {
     case Kind::S_KW_INT: case Kind::S_KW_CHAR: case Kind::S_KW_SHORT: case Kind::S_KW_LONG:
     case Kind::S_KW_SIGNED: case Kind::S_KW_UNSIGNED: case Kind::S_KW_VOID: case Kind::S_KW_FLOAT:
     case Kind::S_KW_DOUBLE: case Kind::S_KW_STRING: case Kind::S_KW_STRUCT: case Kind::S_KW_UNION:
-    case Kind::S_KW_ENUM: case Kind::S_TYPE_NAME: case Kind::S_KW_CONST: case Kind::S_KW_VOLATILE:
-    case Kind::S_KW_RESTRICT:
+    case Kind::S_KW_ENUM: case Kind::S_TYPE_NAME:
         return true;
     default:
         return false;
     }
 }
 
-// The expected tokens in words. Operators are summed up rather than listed:
-// after a complete expression nearly every operator could follow.
+// The expected tokens in words. Long operator lists are summed up: after a
+// complete expression nearly every operator could follow.
 std::string describe_expected(const std::vector<Kind> &expected) {
     // At the outer scope the choices are too many to list usefully.
     if (std::find(expected.begin(), expected.end(), Kind::S_PSPEC) != expected.end())
         return "a probe description or a declaration";
-    bool expression = false, type = false, operators = false, lparen = false;
+    auto has = [&](Kind k) { return std::find(expected.begin(), expected.end(), k) != expected.end(); };
+    // An expression can always begin with an integer; where only a name fits
+    // (after '->', in a declarator) say so.
+    bool expression = has(Kind::S_INTEGER);
+    bool name = !expression && has(Kind::S_IDENT);
+    bool type = false;
+    std::vector<Kind> operators;
     std::vector<std::string> named;
     for (Kind k : expected) {
-        if (starts_expression(k))
-            expression = true;
-        else if (starts_type(k))
+        if (starts_expression(k) || k == Kind::S_IDENT || k == Kind::S_TYPE_NAME ||
+            k == Kind::S_SCOPED_IDENT)
+            continue;
+        if (starts_type(k))
             type = true;
         else if (is_operator(k) || k == Kind::S_STRING)
-            operators = true;
+            operators.push_back(k);
         else if (k == Kind::S_PRED_END)
             named.push_back("'/' to end the predicate");
-        else if (k == Kind::S_PSPEC)
-            named.push_back("a probe description");
         else if (k == Kind::S_YYEOF)
             named.push_back("end of input");
-        else if (k == Kind::S_LPAREN)
-            lparen = true;
-        else if (k != Kind::S_PLUS && k != Kind::S_MINUS && k != Kind::S_STAR && k != Kind::S_AMP)
+        else if (k == Kind::S_KW_CONST || k == Kind::S_KW_VOLATILE || k == Kind::S_KW_RESTRICT)
+            continue;
+        else if (k == Kind::S_LPAREN && (expression || operators.size() > 3))
+            continue; // implied by "an expression" or "an operator"
+        else if (!(expression && (k == Kind::S_PLUS || k == Kind::S_MINUS || k == Kind::S_STAR ||
+                                  k == Kind::S_AMP)))
             named.push_back(Parser::symbol_name(k));
     }
-    // '(' is either the start of a parenthesised expression or a call; both are
-    // implied by "an expression" or "an operator" when either is said.
-    if (lparen && !expression && !operators)
-        named.push_back(Parser::symbol_name(Kind::S_LPAREN));
     std::vector<std::string> parts;
     if (expression)
         parts.push_back(type ? "an expression or a type" : "an expression");
+    else if (name)
+        parts.push_back(type ? "a name or a type" : "a name");
     else if (type)
         parts.push_back("a type name");
     for (auto &n : named) {
+        if (n == "'('" && operators.size() > 3)
+            continue;
         if (std::find(parts.begin(), parts.end(), n) == parts.end())
             parts.push_back(n);
     }
-    if (operators && !expression)
+    if (!expression && operators.size() > 3) {
         parts.push_back("an operator");
+    } else if (!expression) {
+        for (Kind k : operators)
+            parts.push_back(k == Kind::S_STRING ? "a string constant" : Parser::symbol_name(k));
+    }
     if (parts.empty())
         return "";
     if (parts.size() > 6) {
@@ -158,8 +169,10 @@ void ParseState::report_syntax_error(const Parser::context &ctx) {
     int n = ctx.expected_tokens(expected.data(), int(expected.size()));
     expected.resize(size_t(std::max(n, 0)));
     // With a full buffer the list was cut short; Bison then reports 0 tokens.
-    std::string message;
     Kind kind = token.kind();
+    if (kind == Kind::S_YYEOF && lex.ended_in_comment)
+        return;
+    std::string message;
     if (kind == Kind::S_RESERVED) {
         message = describe_token(token, at) + " is not supported in D";
         if (token.value.as<std::string>() == "for" || token.value.as<std::string>() == "while" ||

@@ -1,0 +1,7 @@
+/* invalid: an empty character constant */
+
+BEGIN
+{
+	x = '';
+	exit(0);
+}

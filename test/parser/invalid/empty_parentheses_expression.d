@@ -1,0 +1,7 @@
+/* invalid: empty parentheses where an expression is required */
+
+BEGIN
+{
+	x = ();
+	exit(0);
+}

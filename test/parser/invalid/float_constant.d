@@ -1,0 +1,7 @@
+/* invalid: D has no floating-point constants */
+
+BEGIN
+{
+	x = 1.5;
+	exit(0);
+}

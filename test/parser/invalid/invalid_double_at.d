@@ -1,0 +1,6 @@
+/* invalid: @@ is not an aggregation name */
+
+syscall::read:entry
+{
+	@@reads = count();
+}

@@ -1,0 +1,7 @@
+/* invalid: a stray ) at the outer scope after a clause */
+
+BEGIN
+{
+	exit(0);
+}
+)

@@ -1,0 +1,8 @@
+/* invalid: frobnicate is not a #pragma D directive */
+
+#pragma D frobnicate
+
+BEGIN
+{
+	exit(0);
+}

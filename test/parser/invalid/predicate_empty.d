@@ -1,0 +1,7 @@
+/* invalid: the predicate between the slashes is empty */
+
+syscall::read:entry
+/ /
+{
+	@reads = count();
+}

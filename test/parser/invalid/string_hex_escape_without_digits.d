@@ -1,0 +1,7 @@
+/* invalid: \x in a string literal is not followed by any hexadecimal digit */
+
+BEGIN
+{
+	printf("no digits \xzz here\n");
+	exit(0);
+}

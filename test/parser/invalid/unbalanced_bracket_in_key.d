@@ -1,0 +1,6 @@
+/* invalid: the aggregation key bracket is never closed */
+
+syscall::read:entry
+{
+	@reads[execname = count();
+}
