@@ -1,0 +1,6 @@
+#include "cpp_error.h"
+
+BEGIN
+{
+	y = BAD;
+}
