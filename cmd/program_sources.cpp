@@ -1,8 +1,8 @@
 #include "cmd/program_sources.h"
 
 #include <cerrno>
-#include <fcntl.h>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <sstream>
 #include <sys/mman.h>
@@ -41,16 +41,16 @@ bool preprocess(const std::string &path, std::string text, const std::vector<std
         error = std::string("cannot run the C preprocessor: ") + std::strerror(errno);
         return false;
     }
-    if (write(input, text.data(), text.size()) != ssize_t(text.size()) || lseek(input, 0, SEEK_SET) != 0) {
+    if (write(input, text.data(), text.size()) != ssize_t(text.size()) ||
+        lseek(input, 0, SEEK_SET) != 0) {
         error = std::string("cannot run the C preprocessor: ") + std::strerror(errno);
         close(input);
         return false;
     }
 
-    std::vector<std::string> args = {"cpp",         "-xc",          "-undef",
-                                     "-D__linux",   "-D__linux__",  "-D__unix",
-                                     "-D__x86_64",  "-D__x86_64__", "-D__SUNW_D=1",
-                                     "-D__SUNW_D_64", "-D__DTX=1"};
+    std::vector<std::string> args = {"cpp",          "-xc",           "-undef",     "-D__linux",
+                                     "-D__linux__",  "-D__unix",      "-D__x86_64", "-D__x86_64__",
+                                     "-D__SUNW_D=1", "-D__SUNW_D_64", "-D__DTX=1"};
     args.insert(args.end(), cpp_args.begin(), cpp_args.end());
     args.push_back("-");
     std::vector<char *> argv;
@@ -131,7 +131,8 @@ SourceLoadResult load_program_sources(const Options &options) {
                 return result;
             if (options.preprocess) {
                 std::string output;
-                if (!preprocess(source.text, std::move(text), options.cpp_args, output, result.error))
+                if (!preprocess(source.text, std::move(text), options.cpp_args, output,
+                                result.error))
                     return result;
                 text = std::move(output);
             }
@@ -141,7 +142,8 @@ SourceLoadResult load_program_sources(const Options &options) {
             std::string name = command_line_count > 1
                                    ? "<command line " + std::to_string(command_line_index) + ">"
                                    : "<command line>";
-            loaded.file = std::make_unique<SourceFile>(name, expand_field_description(source.kind, source.text));
+            loaded.file = std::make_unique<SourceFile>(
+                name, expand_field_description(source.kind, source.text));
             loaded.from_command_line = true;
         }
         result.sources.push_back(std::move(loaded));

@@ -11,6 +11,10 @@
 #include <string>
 #include <vector>
 
+namespace dtx::sema {
+struct Type; // codegen/types.h: the checker annotates expressions with their type
+}
+
 namespace dtx::ast {
 
 struct Node {
@@ -56,33 +60,57 @@ struct TypeExpr : Node {
     Kind kind = Kind::Named;
     uint8_t qualifiers = 0; // TypeQualifier bits
 
-    std::string name;   // Named: the canonical spelling; Struct/Union/Enum: the tag (may be empty)
+    std::string name;    // Named: the canonical spelling; Struct/Union/Enum: the tag (may be empty)
     TypeExprPtr element; // Pointer/Array/Function: pointee, element or return type
 
-    bool has_body = false;                 // Struct/Union/Enum defined here with { }
-    std::vector<StructMember> members;     // Struct/Union
-    std::vector<Enumerator> enumerators;   // Enum
-    ExprPtr array_size;                    // Array: null for [] and for associative arrays
-    std::vector<TypeExprPtr> array_keys;   // Array: associative key types [string, int]
-    std::vector<TypeExprPtr> parameters;   // Function
+    bool has_body = false;               // Struct/Union/Enum defined here with { }
+    std::vector<StructMember> members;   // Struct/Union
+    std::vector<Enumerator> enumerators; // Enum
+    ExprPtr array_size;                  // Array: null for [] and for associative arrays
+    std::vector<TypeExprPtr> array_keys; // Array: associative key types [string, int]
+    std::vector<TypeExprPtr> parameters; // Function
     std::vector<std::string> parameter_names;
-    bool variadic = false;                 // Function: (...)
+    bool variadic = false; // Function: (...)
 };
 
 // ---------------------------------------------------------------------------
 // Expressions.
 
 enum class UnaryOp {
-    Negate, Plus, BitNot, LogicalNot, Deref, AddressOf,
-    PreIncrement, PreDecrement, PostIncrement, PostDecrement,
-    SizeofExpr, Stringof,
+    Negate,
+    Plus,
+    BitNot,
+    LogicalNot,
+    Deref,
+    AddressOf,
+    PreIncrement,
+    PreDecrement,
+    PostIncrement,
+    PostDecrement,
+    SizeofExpr,
+    Stringof,
 };
 
 enum class BinaryOp {
-    Mul, Div, Mod, Add, Sub, Shl, Shr,
-    Lt, Gt, Le, Ge, Eq, Ne,
-    BitAnd, BitXor, BitOr,
-    LogicalAnd, LogicalXor, LogicalOr,
+    Mul,
+    Div,
+    Mod,
+    Add,
+    Sub,
+    Shl,
+    Shr,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    Eq,
+    Ne,
+    BitAnd,
+    BitXor,
+    BitOr,
+    LogicalAnd,
+    LogicalXor,
+    LogicalOr,
     Comma,
 };
 
@@ -92,25 +120,44 @@ enum class VariableScope { Global, Thread /* self-> */, Clause /* this-> */ };
 
 struct Expr : Node {
     enum class Kind {
-        IntegerLiteral, StringLiteral, Identifier, Variable, Aggregation, MacroArgument,
-        Unary, Binary, Assign, Conditional, Call, Subscript, Member, Cast,
-        SizeofType, Offsetof, Xlate,
+        IntegerLiteral,
+        StringLiteral,
+        Identifier,
+        Variable,
+        Aggregation,
+        MacroArgument,
+        Unary,
+        Binary,
+        Assign,
+        Conditional,
+        Call,
+        Subscript,
+        Member,
+        Cast,
+        SizeofType,
+        Offsetof,
+        Xlate,
     };
     explicit Expr(Kind k) : kind(k) {}
     const Kind kind;
+    const sema::Type *type = nullptr; // set by the semantic checker
 
     template <typename T>
-    T *as() { return kind == T::kKind ? static_cast<T *>(this) : nullptr; }
+    T *as() {
+        return kind == T::kKind ? static_cast<T *>(this) : nullptr;
+    }
     template <typename T>
-    const T *as() const { return kind == T::kKind ? static_cast<const T *>(this) : nullptr; }
+    const T *as() const {
+        return kind == T::kKind ? static_cast<const T *>(this) : nullptr;
+    }
 };
 
 struct IntegerLiteral : Expr {
     static constexpr Kind kKind = Kind::IntegerLiteral;
     IntegerLiteral() : Expr(kKind) {}
     uint64_t value = 0;
-    bool is_unsigned = false; // u suffix
-    uint8_t long_count = 0;   // l / ll suffix
+    bool is_unsigned = false;  // u suffix
+    uint8_t long_count = 0;    // l / ll suffix
     bool is_character = false; // 'c' constant
     uint8_t base = 10;
 };
@@ -245,9 +292,13 @@ struct Stmt : Node {
     const Kind kind;
 
     template <typename T>
-    T *as() { return kind == T::kKind ? static_cast<T *>(this) : nullptr; }
+    T *as() {
+        return kind == T::kKind ? static_cast<T *>(this) : nullptr;
+    }
     template <typename T>
-    const T *as() const { return kind == T::kKind ? static_cast<const T *>(this) : nullptr; }
+    const T *as() const {
+        return kind == T::kKind ? static_cast<const T *>(this) : nullptr;
+    }
 };
 
 struct ExpressionStmt : Stmt {
@@ -289,9 +340,9 @@ struct ProbeDescription {
 
 struct Clause : Node {
     std::vector<ProbeDescription> probes;
-    ExprPtr predicate;                 // may be null
+    ExprPtr predicate; // may be null
     std::vector<StmtPtr> statements;
-    bool has_body = false;             // false: a bare description (-n 'syscall::read:entry')
+    bool has_body = false; // false: a bare description (-n 'syscall::read:entry')
 };
 
 enum class StorageClass { None, Auto, Register, Static, Extern, Typedef, Self, This };
@@ -299,7 +350,7 @@ enum class StorageClass { None, Auto, Register, Static, Extern, Typedef, Self, T
 // One declarator of a declaration: `int a, *b;` gives two.
 struct Declaration : Node {
     StorageClass storage = StorageClass::None;
-    std::string name;     // empty for a bare `struct foo { ... };`
+    std::string name; // empty for a bare `struct foo { ... };`
     TypeExprPtr type;
 };
 

@@ -7,61 +7,104 @@ namespace dtx::ast {
 
 const char *binary_op_name(BinaryOp op) {
     switch (op) {
-    case BinaryOp::Mul: return "*";
-    case BinaryOp::Div: return "/";
-    case BinaryOp::Mod: return "%";
-    case BinaryOp::Add: return "+";
-    case BinaryOp::Sub: return "-";
-    case BinaryOp::Shl: return "<<";
-    case BinaryOp::Shr: return ">>";
-    case BinaryOp::Lt: return "<";
-    case BinaryOp::Gt: return ">";
-    case BinaryOp::Le: return "<=";
-    case BinaryOp::Ge: return ">=";
-    case BinaryOp::Eq: return "==";
-    case BinaryOp::Ne: return "!=";
-    case BinaryOp::BitAnd: return "&";
-    case BinaryOp::BitXor: return "^";
-    case BinaryOp::BitOr: return "|";
-    case BinaryOp::LogicalAnd: return "&&";
-    case BinaryOp::LogicalXor: return "^^";
-    case BinaryOp::LogicalOr: return "||";
-    case BinaryOp::Comma: return ",";
+    case BinaryOp::Mul:
+        return "*";
+    case BinaryOp::Div:
+        return "/";
+    case BinaryOp::Mod:
+        return "%";
+    case BinaryOp::Add:
+        return "+";
+    case BinaryOp::Sub:
+        return "-";
+    case BinaryOp::Shl:
+        return "<<";
+    case BinaryOp::Shr:
+        return ">>";
+    case BinaryOp::Lt:
+        return "<";
+    case BinaryOp::Gt:
+        return ">";
+    case BinaryOp::Le:
+        return "<=";
+    case BinaryOp::Ge:
+        return ">=";
+    case BinaryOp::Eq:
+        return "==";
+    case BinaryOp::Ne:
+        return "!=";
+    case BinaryOp::BitAnd:
+        return "&";
+    case BinaryOp::BitXor:
+        return "^";
+    case BinaryOp::BitOr:
+        return "|";
+    case BinaryOp::LogicalAnd:
+        return "&&";
+    case BinaryOp::LogicalXor:
+        return "^^";
+    case BinaryOp::LogicalOr:
+        return "||";
+    case BinaryOp::Comma:
+        return ",";
     }
     return "?";
 }
 
 const char *unary_op_name(UnaryOp op) {
     switch (op) {
-    case UnaryOp::Negate: return "neg";
-    case UnaryOp::Plus: return "plus";
-    case UnaryOp::BitNot: return "~";
-    case UnaryOp::LogicalNot: return "!";
-    case UnaryOp::Deref: return "deref";
-    case UnaryOp::AddressOf: return "addr";
-    case UnaryOp::PreIncrement: return "pre++";
-    case UnaryOp::PreDecrement: return "pre--";
-    case UnaryOp::PostIncrement: return "post++";
-    case UnaryOp::PostDecrement: return "post--";
-    case UnaryOp::SizeofExpr: return "sizeof";
-    case UnaryOp::Stringof: return "stringof";
+    case UnaryOp::Negate:
+        return "neg";
+    case UnaryOp::Plus:
+        return "plus";
+    case UnaryOp::BitNot:
+        return "~";
+    case UnaryOp::LogicalNot:
+        return "!";
+    case UnaryOp::Deref:
+        return "deref";
+    case UnaryOp::AddressOf:
+        return "addr";
+    case UnaryOp::PreIncrement:
+        return "pre++";
+    case UnaryOp::PreDecrement:
+        return "pre--";
+    case UnaryOp::PostIncrement:
+        return "post++";
+    case UnaryOp::PostDecrement:
+        return "post--";
+    case UnaryOp::SizeofExpr:
+        return "sizeof";
+    case UnaryOp::Stringof:
+        return "stringof";
     }
     return "?";
 }
 
 const char *assign_op_name(AssignOp op) {
     switch (op) {
-    case AssignOp::Assign: return "=";
-    case AssignOp::Mul: return "*=";
-    case AssignOp::Div: return "/=";
-    case AssignOp::Mod: return "%=";
-    case AssignOp::Add: return "+=";
-    case AssignOp::Sub: return "-=";
-    case AssignOp::Shl: return "<<=";
-    case AssignOp::Shr: return ">>=";
-    case AssignOp::And: return "&=";
-    case AssignOp::Xor: return "^=";
-    case AssignOp::Or: return "|=";
+    case AssignOp::Assign:
+        return "=";
+    case AssignOp::Mul:
+        return "*=";
+    case AssignOp::Div:
+        return "/=";
+    case AssignOp::Mod:
+        return "%=";
+    case AssignOp::Add:
+        return "+=";
+    case AssignOp::Sub:
+        return "-=";
+    case AssignOp::Shl:
+        return "<<=";
+    case AssignOp::Shr:
+        return ">>=";
+    case AssignOp::And:
+        return "&=";
+    case AssignOp::Xor:
+        return "^=";
+    case AssignOp::Or:
+        return "|=";
     }
     return "?";
 }
@@ -72,10 +115,18 @@ std::string quote(const std::string &s) {
     std::string out = "\"";
     for (char c : s) {
         switch (c) {
-        case '\n': out += "\\n"; break;
-        case '\t': out += "\\t"; break;
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
         default:
             if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
                 char buf[8];
@@ -334,14 +385,22 @@ void write_stmt(std::ostream &out, const Stmt &s, int depth) {
 
 const char *storage_name(StorageClass s) {
     switch (s) {
-    case StorageClass::None: return "";
-    case StorageClass::Auto: return "auto ";
-    case StorageClass::Register: return "register ";
-    case StorageClass::Static: return "static ";
-    case StorageClass::Extern: return "extern ";
-    case StorageClass::Typedef: return "typedef ";
-    case StorageClass::Self: return "self ";
-    case StorageClass::This: return "this ";
+    case StorageClass::None:
+        return "";
+    case StorageClass::Auto:
+        return "auto ";
+    case StorageClass::Register:
+        return "register ";
+    case StorageClass::Static:
+        return "static ";
+    case StorageClass::Extern:
+        return "extern ";
+    case StorageClass::Typedef:
+        return "typedef ";
+    case StorageClass::Self:
+        return "self ";
+    case StorageClass::This:
+        return "this ";
     }
     return "";
 }
@@ -371,7 +430,8 @@ void dump(std::ostream &out, const Program &program) {
         if (auto *c = dynamic_cast<const Clause *>(item)) {
             out << "(clause";
             for (const ProbeDescription &p : c->probes)
-                out << " [" << p.provider << ':' << p.module << ':' << p.function << ':' << p.name << ']';
+                out << " [" << p.provider << ':' << p.module << ':' << p.function << ':' << p.name
+                    << ']';
             out << '\n';
             if (c->predicate)
                 out << "  (predicate " << to_string(*c->predicate) << ")\n";
@@ -389,8 +449,8 @@ void dump(std::ostream &out, const Program &program) {
             out << "(inline " << to_string(*i->type) << ' ' << i->name << " = "
                 << to_string(*i->value) << ")\n";
         } else if (auto *t = dynamic_cast<const TranslatorDefinition *>(item)) {
-            out << "(translator " << to_string(*t->output_type) << " < " << to_string(*t->input_type)
-                << ' ' << t->parameter << " >\n";
+            out << "(translator " << to_string(*t->output_type) << " < "
+                << to_string(*t->input_type) << ' ' << t->parameter << " >\n";
             for (const TranslatorMember &m : t->members)
                 out << "  (" << m.name << " = " << to_string(*m.value) << ")\n";
             out << ")\n";

@@ -24,7 +24,8 @@ enum class LexMode {
 };
 
 struct LexerContext {
-    LexerContext(const SourceFile &file, DiagnosticEngine &diags, TypeNames &types, StartSymbol start)
+    LexerContext(const SourceFile &file, DiagnosticEngine &diags, TypeNames &types,
+                 StartSymbol start)
         : source(file), diagnostics(diags), type_names(types), start_symbol(start),
           display_name(std::make_shared<const std::string>(file.name())) {}
 

@@ -87,8 +87,8 @@ const std::unordered_map<std::string_view, KeywordInfo> &keywords() {
 // Words D reserves but gives no meaning: C's loop and jump statements among them.
 bool is_reserved_word(std::string_view word) {
     static constexpr std::string_view reserved[] = {
-        "break", "case", "continue", "counter", "default", "do",
-        "for",   "goto", "import",   "return",  "switch",  "userland", "while",
+        "break", "case",   "continue", "counter", "default",  "do",    "for",
+        "goto",  "import", "return",   "switch",  "userland", "while",
     };
     for (std::string_view r : reserved) {
         if (r == word)
@@ -169,11 +169,13 @@ IntegerToken integer_token(LexerContext &ctx, const char *text, size_t length) {
     token.base = uint8_t(base);
     unsigned __int128 value = 0;
     for (char c : digits) {
-        unsigned d = std::isdigit(uint8_t(c)) ? unsigned(c - '0') : unsigned(std::tolower(c) - 'a' + 10);
+        unsigned d =
+            std::isdigit(uint8_t(c)) ? unsigned(c - '0') : unsigned(std::tolower(c) - 'a' + 10);
         value = value * base + d;
         if (value > UINT64_MAX) {
             ctx.diagnostics.error("D_INT_OFLOW", ctx.token_range,
-                                  "integer constant '" + std::string(s) + "' is too large for 64 bits");
+                                  "integer constant '" + std::string(s) +
+                                      "' is too large for 64 bits");
             return IntegerToken{};
         }
     }
@@ -187,9 +189,11 @@ IntegerToken malformed_integer(LexerContext &ctx, const char *text, size_t lengt
     size_t bad = s.find_first_not_of(octal ? "01234567" : "0123456789", octal ? 1 : 0);
     if (octal && bad != std::string::npos && (s[bad] == '8' || s[bad] == '9')) {
         ctx.diagnostics.error("D_INT_DIGIT", ctx.token_range,
-                              std::string("invalid digit '") + s[bad] + "' in octal constant '" + s + "'");
+                              std::string("invalid digit '") + s[bad] + "' in octal constant '" +
+                                  s + "'");
     } else {
-        ctx.diagnostics.error("D_INT_DIGIT", ctx.token_range, "invalid integer constant '" + s + "'");
+        ctx.diagnostics.error("D_INT_DIGIT", ctx.token_range,
+                              "invalid integer constant '" + s + "'");
     }
     return IntegerToken{};
 }
@@ -209,23 +213,46 @@ std::string decode_escapes(LexerContext &ctx, std::string_view body, uint32_t fi
         size_t escape_at = i;
         char e = body[++i];
         switch (e) {
-        case 'n': out += '\n'; break;
-        case 't': out += '\t'; break;
-        case 'v': out += '\v'; break;
-        case 'b': out += '\b'; break;
-        case 'r': out += '\r'; break;
-        case 'f': out += '\f'; break;
-        case 'a': out += '\a'; break;
-        case '\\': out += '\\'; break;
-        case '?': out += '?'; break;
-        case '\'': out += '\''; break;
-        case '"': out += '"'; break;
+        case 'n':
+            out += '\n';
+            break;
+        case 't':
+            out += '\t';
+            break;
+        case 'v':
+            out += '\v';
+            break;
+        case 'b':
+            out += '\b';
+            break;
+        case 'r':
+            out += '\r';
+            break;
+        case 'f':
+            out += '\f';
+            break;
+        case 'a':
+            out += '\a';
+            break;
+        case '\\':
+            out += '\\';
+            break;
+        case '?':
+            out += '?';
+            break;
+        case '\'':
+            out += '\'';
+            break;
+        case '"':
+            out += '"';
+            break;
         case 'x': {
             unsigned value = 0;
             size_t n = 0;
             while (i + 1 < body.size() && std::isxdigit(uint8_t(body[i + 1])) && n < 2) {
                 char h = body[++i];
-                value = value * 16 + unsigned(std::isdigit(uint8_t(h)) ? h - '0' : std::tolower(h) - 'a' + 10);
+                value = value * 16 +
+                        unsigned(std::isdigit(uint8_t(h)) ? h - '0' : std::tolower(h) - 'a' + 10);
                 ++n;
             }
             if (n == 0) {
@@ -240,7 +267,8 @@ std::string decode_escapes(LexerContext &ctx, std::string_view body, uint32_t fi
         default:
             if (e >= '0' && e <= '7') {
                 unsigned value = unsigned(e - '0');
-                for (int n = 1; n < 3 && i + 1 < body.size() && body[i + 1] >= '0' && body[i + 1] <= '7'; ++n)
+                for (int n = 1;
+                     n < 3 && i + 1 < body.size() && body[i + 1] >= '0' && body[i + 1] <= '7'; ++n)
                     value = value * 8 + unsigned(body[++i] - '0');
                 if (value > 0xff) {
                     SourceRange at = ctx.token_range;
@@ -267,12 +295,13 @@ std::string decode_escapes(LexerContext &ctx, std::string_view body, uint32_t fi
 } // namespace
 
 std::string string_token(LexerContext &ctx, const char *text, size_t length) {
-    return decode_escapes(ctx, std::string_view(text + 1, length - 2), ctx.token_range.begin.column + 1);
+    return decode_escapes(ctx, std::string_view(text + 1, length - 2),
+                          ctx.token_range.begin.column + 1);
 }
 
 IntegerToken char_token(LexerContext &ctx, const char *text, size_t length) {
-    std::string bytes =
-        decode_escapes(ctx, std::string_view(text + 1, length - 2), ctx.token_range.begin.column + 1);
+    std::string bytes = decode_escapes(ctx, std::string_view(text + 1, length - 2),
+                                       ctx.token_range.begin.column + 1);
     IntegerToken token;
     token.is_character = true;
     if (bytes.empty()) {
@@ -363,7 +392,8 @@ void handle_pragma(LexerContext &ctx, const char *line) {
     for (std::string_view k : known)
         is_known = is_known || k == directive;
     if (!is_known) {
-        ctx.diagnostics.error("D_PRAGMA_INVAL", at, "unknown directive '#pragma D " + directive + "'")
+        ctx.diagnostics
+            .error("D_PRAGMA_INVAL", at, "unknown directive '#pragma D " + directive + "'")
             .hints.push_back("known: attributes, binding, depends_on, error, ident, line, option");
         return;
     }
@@ -416,7 +446,8 @@ void invalid_character(LexerContext &ctx, char c) {
         std::snprintf(shown, sizeof shown, "%c", c);
     else
         std::snprintf(shown, sizeof shown, "\\x%02x", uint8_t(c));
-    ctx.diagnostics.error("D_CHR_BAD", ctx.token_range, std::string("invalid character '") + shown + "'");
+    ctx.diagnostics.error("D_CHR_BAD", ctx.token_range,
+                          std::string("invalid character '") + shown + "'");
 }
 
 void unexpected_at_outer_scope(LexerContext &ctx, char c) {

@@ -52,16 +52,43 @@ std::string describe_token(const Parser::symbol_type &token, const SourceRange &
 
 bool is_operator(Kind k) {
     switch (k) {
-    case Kind::S_PLUS: case Kind::S_MINUS: case Kind::S_STAR: case Kind::S_SLASH:
-    case Kind::S_PERCENT: case Kind::S_AMP: case Kind::S_PIPE: case Kind::S_CARET:
-    case Kind::S_LT: case Kind::S_GT: case Kind::S_LE: case Kind::S_GE: case Kind::S_EQ:
-    case Kind::S_NE: case Kind::S_SHL: case Kind::S_SHR: case Kind::S_AND_AND:
-    case Kind::S_OR_OR: case Kind::S_XOR_XOR: case Kind::S_INC: case Kind::S_DEC:
-    case Kind::S_ASSIGN: case Kind::S_MUL_ASSIGN: case Kind::S_DIV_ASSIGN:
-    case Kind::S_MOD_ASSIGN: case Kind::S_ADD_ASSIGN: case Kind::S_SUB_ASSIGN:
-    case Kind::S_SHL_ASSIGN: case Kind::S_SHR_ASSIGN: case Kind::S_AND_ASSIGN:
-    case Kind::S_XOR_ASSIGN: case Kind::S_OR_ASSIGN: case Kind::S_QUESTION: case Kind::S_DOT:
-    case Kind::S_ARROW: case Kind::S_LBRACKET: case Kind::S_COMMA:
+    case Kind::S_PLUS:
+    case Kind::S_MINUS:
+    case Kind::S_STAR:
+    case Kind::S_SLASH:
+    case Kind::S_PERCENT:
+    case Kind::S_AMP:
+    case Kind::S_PIPE:
+    case Kind::S_CARET:
+    case Kind::S_LT:
+    case Kind::S_GT:
+    case Kind::S_LE:
+    case Kind::S_GE:
+    case Kind::S_EQ:
+    case Kind::S_NE:
+    case Kind::S_SHL:
+    case Kind::S_SHR:
+    case Kind::S_AND_AND:
+    case Kind::S_OR_OR:
+    case Kind::S_XOR_XOR:
+    case Kind::S_INC:
+    case Kind::S_DEC:
+    case Kind::S_ASSIGN:
+    case Kind::S_MUL_ASSIGN:
+    case Kind::S_DIV_ASSIGN:
+    case Kind::S_MOD_ASSIGN:
+    case Kind::S_ADD_ASSIGN:
+    case Kind::S_SUB_ASSIGN:
+    case Kind::S_SHL_ASSIGN:
+    case Kind::S_SHR_ASSIGN:
+    case Kind::S_AND_ASSIGN:
+    case Kind::S_XOR_ASSIGN:
+    case Kind::S_OR_ASSIGN:
+    case Kind::S_QUESTION:
+    case Kind::S_DOT:
+    case Kind::S_ARROW:
+    case Kind::S_LBRACKET:
+    case Kind::S_COMMA:
         return true;
     default:
         return false;
@@ -73,10 +100,20 @@ bool is_operator(Kind k) {
 // "expected an expression".
 bool starts_expression(Kind k) {
     switch (k) {
-    case Kind::S_IDENT: case Kind::S_INTEGER: case Kind::S_AGGREGATION:
-    case Kind::S_MACRO: case Kind::S_MACRO_STRING: case Kind::S_SCOPED_IDENT:
-    case Kind::S_KW_SELF: case Kind::S_KW_THIS: case Kind::S_KW_SIZEOF: case Kind::S_KW_STRINGOF:
-    case Kind::S_KW_OFFSETOF: case Kind::S_KW_XLATE: case Kind::S_TILDE: case Kind::S_BANG:
+    case Kind::S_IDENT:
+    case Kind::S_INTEGER:
+    case Kind::S_AGGREGATION:
+    case Kind::S_MACRO:
+    case Kind::S_MACRO_STRING:
+    case Kind::S_SCOPED_IDENT:
+    case Kind::S_KW_SELF:
+    case Kind::S_KW_THIS:
+    case Kind::S_KW_SIZEOF:
+    case Kind::S_KW_STRINGOF:
+    case Kind::S_KW_OFFSETOF:
+    case Kind::S_KW_XLATE:
+    case Kind::S_TILDE:
+    case Kind::S_BANG:
         return true;
     default:
         return false;
@@ -85,10 +122,20 @@ bool starts_expression(Kind k) {
 
 bool starts_type(Kind k) {
     switch (k) {
-    case Kind::S_KW_INT: case Kind::S_KW_CHAR: case Kind::S_KW_SHORT: case Kind::S_KW_LONG:
-    case Kind::S_KW_SIGNED: case Kind::S_KW_UNSIGNED: case Kind::S_KW_VOID: case Kind::S_KW_FLOAT:
-    case Kind::S_KW_DOUBLE: case Kind::S_KW_STRING: case Kind::S_KW_STRUCT: case Kind::S_KW_UNION:
-    case Kind::S_KW_ENUM: case Kind::S_TYPE_NAME:
+    case Kind::S_KW_INT:
+    case Kind::S_KW_CHAR:
+    case Kind::S_KW_SHORT:
+    case Kind::S_KW_LONG:
+    case Kind::S_KW_SIGNED:
+    case Kind::S_KW_UNSIGNED:
+    case Kind::S_KW_VOID:
+    case Kind::S_KW_FLOAT:
+    case Kind::S_KW_DOUBLE:
+    case Kind::S_KW_STRING:
+    case Kind::S_KW_STRUCT:
+    case Kind::S_KW_UNION:
+    case Kind::S_KW_ENUM:
+    case Kind::S_TYPE_NAME:
         return true;
     default:
         return false;
@@ -101,7 +148,9 @@ std::string describe_expected(const std::vector<Kind> &expected) {
     // At the outer scope the choices are too many to list usefully.
     if (std::find(expected.begin(), expected.end(), Kind::S_PSPEC) != expected.end())
         return "a probe description or a declaration";
-    auto has = [&](Kind k) { return std::find(expected.begin(), expected.end(), k) != expected.end(); };
+    auto has = [&](Kind k) {
+        return std::find(expected.begin(), expected.end(), k) != expected.end();
+    };
     // An expression can always begin with an integer; where only a name fits
     // (after '->', in a declarator) say so.
     bool expression = has(Kind::S_INTEGER);
@@ -177,8 +226,9 @@ void ParseState::report_syntax_error(const Parser::context &ctx) {
         message = describe_token(token, at) + " is not supported in D";
         if (token.value.as<std::string>() == "for" || token.value.as<std::string>() == "while" ||
             token.value.as<std::string>() == "do") {
-            diagnostics().error("D_SYNTAX", at, message).hints.push_back(
-                "D has no loops; use a predicate, or unroll");
+            diagnostics()
+                .error("D_SYNTAX", at, message)
+                .hints.push_back("D has no loops; use a predicate, or unroll");
             return;
         }
     } else {
@@ -208,8 +258,9 @@ ProbeDescription ParseState::probe_description(const std::string &text, const So
         }
     }
     if (fields.size() > 4) {
-        diagnostics().error("D_PDESC_INVAL", range,
-                            "probe description '" + text + "' has more than four fields")
+        diagnostics()
+            .error("D_PDESC_INVAL", range,
+                   "probe description '" + text + "' has more than four fields")
             .hints.push_back("probe descriptions are provider:module:function:name");
     }
     std::string *slots[4] = {&desc.provider, &desc.module, &desc.function, &desc.name};
@@ -233,7 +284,8 @@ void ParseState::add_clause(std::vector<ProbeDescription> probes, ExprPtr predic
     if (!has_body && !allow_bare_descriptions) {
         SourceRange at = predicate ? range : probes.back().range;
         diagnostics()
-            .error("D_SYNTAX", at, "expected a predicate and/or actions following the probe description")
+            .error("D_SYNTAX", at,
+                   "expected a predicate and/or actions following the probe description")
             .hints.push_back("write '" + probes.back().text + " { ... }'");
     }
     auto clause = make_node<Clause>(range);
@@ -341,8 +393,8 @@ TypeExprPtr ParseState::record_type(TypeExpr::Kind kind, std::string tag, bool h
     return type;
 }
 
-TypeExprPtr ParseState::enum_type(std::string tag, bool has_body, std::vector<Enumerator> enumerators,
-                                  const SourceRange &range) {
+TypeExprPtr ParseState::enum_type(std::string tag, bool has_body,
+                                  std::vector<Enumerator> enumerators, const SourceRange &range) {
     auto type = std::make_shared<TypeExpr>();
     type->range = range;
     type->kind = TypeExpr::Kind::Enum;
@@ -352,7 +404,8 @@ TypeExprPtr ParseState::enum_type(std::string tag, bool has_body, std::vector<En
     return type;
 }
 
-std::vector<StructMember> ParseState::members(DeclSpecs specs, std::vector<MemberDeclarator> declarators) {
+std::vector<StructMember> ParseState::members(DeclSpecs specs,
+                                              std::vector<MemberDeclarator> declarators) {
     std::vector<StructMember> out;
     TypeExprPtr base = specs_to_type(specs, diagnostics());
     if (declarators.empty()) {
@@ -376,7 +429,8 @@ std::vector<StructMember> ParseState::members(DeclSpecs specs, std::vector<Membe
 
 void ParseState::add_parameter(ParameterList &list, DeclSpecs specs, Declarator declarator) {
     list.names.push_back(declarator.name);
-    list.types.push_back(apply_declarator(specs_to_type(specs, diagnostics()), std::move(declarator)));
+    list.types.push_back(
+        apply_declarator(specs_to_type(specs, diagnostics()), std::move(declarator)));
 }
 
 void ParseState::add_type_declaration(DeclSpecs specs, const SourceRange &range) {
@@ -415,7 +469,8 @@ void ParseState::add_inline(DeclSpecs specs, Declarator declarator, ExprPtr valu
     if (!program_expected(range, "an inline definition"))
         return;
     if (specs.storage != StorageClass::None)
-        diagnostics().error("D_DECL_CLASS", specs.range, "an inline definition cannot have a storage class");
+        diagnostics().error("D_DECL_CLASS", specs.range,
+                            "an inline definition cannot have a storage class");
     auto def = make_node<InlineDefinition>(range);
     def->name = declarator.name;
     def->type = apply_declarator(specs_to_type(specs, diagnostics()), std::move(declarator));
@@ -436,7 +491,8 @@ void ParseState::add_translator(TypeExprPtr output, TypeExprPtr input, std::stri
     std::set<std::string> seen;
     for (const TranslatorMember &m : def->members) {
         if (!seen.insert(m.name).second)
-            diagnostics().error("D_XLATE_REDECL", m.range, "translator member '" + m.name + "' is defined twice");
+            diagnostics().error("D_XLATE_REDECL", m.range,
+                                "translator member '" + m.name + "' is defined twice");
     }
     program->items.push_back(def.get());
     program->translators.push_back(std::move(def));

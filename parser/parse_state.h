@@ -22,7 +22,7 @@ struct ParseState {
     LexerContext &lex;
     ast::Program *program; // null when parsing an expression or a type
     bool allow_bare_descriptions;
-    void *scanner = nullptr; // the Flex yyscan_t
+    void *scanner = nullptr;   // the Flex yyscan_t
     SourceRange comment_start; // where the open block comment began
     int comment_return = 0;    // the start condition to resume after it
 
@@ -42,7 +42,8 @@ struct ParseState {
     ast::ExprPtr binary(ast::BinaryOp op, ast::ExprPtr lhs, ast::ExprPtr rhs,
                         const SourceRange &range);
     ast::ExprPtr unary(ast::UnaryOp op, ast::ExprPtr operand, const SourceRange &range);
-    ast::ExprPtr call(ast::ExprPtr callee, std::vector<ast::ExprPtr> args, const SourceRange &range);
+    ast::ExprPtr call(ast::ExprPtr callee, std::vector<ast::ExprPtr> args,
+                      const SourceRange &range);
     ast::ExprPtr member(ast::ExprPtr base, std::string name, bool arrow, const SourceRange &range);
     ast::ExprPtr identifier(const std::string &text, const SourceRange &range);
     ast::ExprPtr integer(const IntegerToken &token, const SourceRange &range);
@@ -53,7 +54,8 @@ struct ParseState {
                                  std::vector<ast::StructMember> members, const SourceRange &range);
     ast::TypeExprPtr enum_type(std::string tag, bool has_body,
                                std::vector<ast::Enumerator> enumerators, const SourceRange &range);
-    std::vector<ast::StructMember> members(DeclSpecs specs, std::vector<MemberDeclarator> declarators);
+    std::vector<ast::StructMember> members(DeclSpecs specs,
+                                           std::vector<MemberDeclarator> declarators);
     void add_parameter(ParameterList &list, DeclSpecs specs, Declarator declarator);
 
     void add_type_declaration(DeclSpecs specs, const SourceRange &range);

@@ -11,7 +11,8 @@ void add_type_word(DeclSpecs &specs, const std::string &word, const SourceRange 
         int &same = word == "signed" ? specs.signed_words : specs.unsigned_words;
         int other = word == "signed" ? specs.unsigned_words : specs.signed_words;
         if (other)
-            diags.error("D_DECL_COMBO", at, "both 'signed' and 'unsigned' in declaration specifiers");
+            diags.error("D_DECL_COMBO", at,
+                        "both 'signed' and 'unsigned' in declaration specifiers");
         ++same;
         return;
     }
@@ -83,14 +84,17 @@ TypeExprPtr specs_to_type(const DeclSpecs &specs, DiagnosticEngine &diags) {
         return specs.named;
     }
     const std::string &base = specs.base;
-    bool modified = specs.signed_words || specs.unsigned_words || specs.short_words || specs.long_words;
+    bool modified =
+        specs.signed_words || specs.unsigned_words || specs.short_words || specs.long_words;
     if (modified && !base.empty() && base != "int" && base != "char" &&
-        !(base == "double" && specs.long_words == 1 && !specs.signed_words && !specs.unsigned_words &&
-          !specs.short_words)) {
-        diags.error("D_DECL_COMBO", specs.range, "'" + base + "' cannot be combined with size or sign words");
+        !(base == "double" && specs.long_words == 1 && !specs.signed_words &&
+          !specs.unsigned_words && !specs.short_words)) {
+        diags.error("D_DECL_COMBO", specs.range,
+                    "'" + base + "' cannot be combined with size or sign words");
     }
     if (specs.short_words && specs.long_words)
-        diags.error("D_DECL_COMBO", specs.range, "both 'short' and 'long' in declaration specifiers");
+        diags.error("D_DECL_COMBO", specs.range,
+                    "both 'short' and 'long' in declaration specifiers");
     if (base == "char" && (specs.short_words || specs.long_words))
         diags.error("D_DECL_COMBO", specs.range, "'char' cannot be 'short' or 'long'");
 

@@ -36,9 +36,9 @@ struct DeclSpecs {
 struct DeclaratorPart {
     enum class Kind { Pointer, Array, Function } kind = Kind::Pointer;
     SourceRange range;
-    uint8_t qualifiers = 0;                  // Pointer
-    ast::ExprPtr array_size;                 // Array
-    std::vector<ast::TypeExprPtr> keys;      // Array: associative array keys
+    uint8_t qualifiers = 0;                   // Pointer
+    ast::ExprPtr array_size;                  // Array
+    std::vector<ast::TypeExprPtr> keys;       // Array: associative array keys
     std::vector<ast::TypeExprPtr> parameters; // Function
     std::vector<std::string> parameter_names;
     bool variadic = false;

@@ -15,7 +15,8 @@ bool run(ParseState &state) {
     int status = parser.parse();
     scanner_destroy(state);
     if (status != 0 && state.lex.diagnostics.error_count() == errors_before)
-        state.lex.diagnostics.error("D_SYNTAX", state.lex.here(), "the program could not be parsed");
+        state.lex.diagnostics.error("D_SYNTAX", state.lex.here(),
+                                    "the program could not be parsed");
     return state.lex.diagnostics.error_count() == errors_before;
 }
 

@@ -13,7 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         return 0;
     // The first byte picks how the rest is parsed.
     uint8_t mode = data[0] % 4;
-    dtx::SourceFile source("fuzz.d", std::string(reinterpret_cast<const char *>(data + 1), size - 1));
+    dtx::SourceFile source("fuzz.d",
+                           std::string(reinterpret_cast<const char *>(data + 1), size - 1));
     dtx::parser::TypeNames types;
     dtx::DiagnosticEngine diags;
     std::ostringstream sink;

@@ -346,7 +346,8 @@ TEST(ParserClauses, BareDescriptionOnlyOnTheCommandLine) {
 // ---- declarations ----------------------------------------------------------------
 
 TEST(ParserDeclarations, VariablesOfEveryScope) {
-    auto p = parse("int x; self int y; this string z; int a[10], *b; uint64_t counts[string, int];");
+    auto p =
+        parse("int x; self int y; this string z; int a[10], *b; uint64_t counts[string, int];");
     ASSERT_TRUE(p->ok);
     const auto &d = p->program.declarations;
     ASSERT_EQ(d.size(), 6u);
@@ -369,8 +370,9 @@ TEST(ParserDeclarations, TypedefNamesBecomeTypesForLaterText) {
 }
 
 TEST(ParserDeclarations, StructUnionEnumAndBitfields) {
-    auto p = parse("struct s { int a : 3; unsigned int : 5; union { int i; char c; }; struct s *next; };\n"
-                   "enum color { RED, GREEN = 5, BLUE, };");
+    auto p = parse(
+        "struct s { int a : 3; unsigned int : 5; union { int i; char c; }; struct s *next; };\n"
+        "enum color { RED, GREEN = 5, BLUE, };");
     ASSERT_TRUE(p->ok);
     const TypeExpr &s = *p->program.declarations[0]->type;
     ASSERT_EQ(s.members.size(), 4u);
@@ -449,7 +451,8 @@ TEST(ParserDirectives, Comments) {
     ASSERT_TRUE(p->ok);
     EXPECT_EQ(errors(*parse("BEGIN { /* never closed }")),
               std::vector<std::string>{"D_COMMENT_EOF@1:9"});
-    EXPECT_EQ(errors(*parse("/* a /* b */ BEGIN { }")), std::vector<std::string>{"D_COMMENT_NEST@1:6"});
+    EXPECT_EQ(errors(*parse("/* a /* b */ BEGIN { }")),
+              std::vector<std::string>{"D_COMMENT_NEST@1:6"});
 }
 
 // ---- error reporting and recovery ----------------------------------------------
@@ -474,16 +477,18 @@ TEST(ParserErrors, ReservedWordsAndInvalidCharacters) {
 TEST(ParserErrors, MessageSaysWhatWasExpected) {
     auto p = parse("BEGIN { printf(\"x\" }");
     ASSERT_EQ(p->diags.diagnostics().size(), 1u);
-    EXPECT_EQ(p->diags.diagnostics()[0].message, "syntax error near '}': expected ')' or an operator");
+    EXPECT_EQ(p->diags.diagnostics()[0].message,
+              "syntax error near '}': expected ')' or an operator");
 }
 
 TEST(ParserErrors, RenderedWithSourceLineAndCaret) {
     auto p = parse("BEGIN\n{\n\tx = 1 +;\n}\n");
     std::ostringstream out;
     p->diags.render(out);
-    EXPECT_EQ(out.str(), "test.d:3:9: error: syntax error near ';': expected an expression [D_SYNTAX]\n"
-                         " 3 | \tx = 1 +;\n"
-                         "   | \t       ^\n");
+    EXPECT_EQ(out.str(),
+              "test.d:3:9: error: syntax error near ';': expected an expression [D_SYNTAX]\n"
+              " 3 | \tx = 1 +;\n"
+              "   | \t       ^\n");
 }
 
 TEST(ParserErrors, StrayClosingBraceAtOuterScope) {
