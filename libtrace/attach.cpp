@@ -1,0 +1,308 @@
+#include "libtrace/attach.h"
+
+#include "libtrace/perf_event.h"
+#include "libtrace/tracefs.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <exception>
+#include <thread>
+#include <vector>
+
+namespace dtx::trace {
+
+void UniqueFd::reset(int fd) noexcept {
+    // close() releases the descriptor even when it reports an error: never retry.
+    if (fd_ >= 0)
+        close(fd_);
+    fd_ = fd;
+}
+
+AttachError errno_error(std::string_view target, std::string_view operation, int errnum,
+                        std::string_view hint) {
+    std::string message(target);
+    message.append(": ").append(operation).append(": ").append(std::strerror(errnum));
+    if (!hint.empty())
+        message.append(" (").append(hint).append(")");
+    return AttachError{std::move(message), errnum};
+}
+
+std::string_view attachment_kind_name(AttachmentKind kind) {
+    switch (kind) {
+    case AttachmentKind::Tracepoint:
+        return "tracepoint";
+    case AttachmentKind::RawTracepoint:
+        return "raw_tracepoint";
+    case AttachmentKind::Uprobe:
+        return "uprobe";
+    case AttachmentKind::UprobeMulti:
+        return "uprobe_multi";
+    case AttachmentKind::Kprobe:
+        return "kprobe";
+    case AttachmentKind::PerfEvent:
+        return "perf_event";
+    }
+    return "unknown";
+}
+
+void Attachment::detach() noexcept {
+    link.reset();
+    perf_event.reset();
+}
+
+namespace {
+
+std::string hex(uint64_t value) {
+    char text[2 + 16] = {'0', 'x'};
+    auto result = std::to_chars(text + 2, text + sizeof(text), value, 16);
+    return std::string(text, result.ptr);
+}
+
+std::string pid_suffix(int pid) {
+    return pid >= 0 ? " pid " + std::to_string(pid) : "";
+}
+
+uint64_t user_pointer(const char *text) {
+    return reinterpret_cast<uintptr_t>(text);
+}
+
+// "cpu-clock period 10000000" and the like, for -v listings.
+std::string describe_perf_event(const perf_event_attr &attr) {
+    std::string event;
+    if (attr.type == PERF_TYPE_SOFTWARE && attr.config == PERF_COUNT_SW_CPU_CLOCK)
+        event = "cpu-clock";
+    else if (attr.type == PERF_TYPE_SOFTWARE && attr.config == PERF_COUNT_SW_TASK_CLOCK)
+        event = "task-clock";
+    else if (attr.type == PERF_TYPE_HARDWARE && attr.config == PERF_COUNT_HW_CPU_CYCLES)
+        event = "cpu-cycles";
+    else
+        event = "type " + std::to_string(attr.type) + " config " + hex(attr.config);
+    if (attr.freq)
+        event += " freq " + std::to_string(attr.sample_freq);
+    else if (attr.sample_period)
+        event += " period " + std::to_string(attr.sample_period);
+    return event;
+}
+
+// Closing a perf-event attachment waits for RCU grace periods: one when its
+// link detaches the program (outside any lock, so closes from several threads
+// overlap) and one when the perf event unregisters from its tracepoint or probe
+// (under the kernel's event_mutex, so those run one at a time). An uprobe_multi
+// link waits for one; a raw tracepoint link frees itself asynchronously.
+bool detach_waits_for_grace_period(const Attachment &attachment) {
+    return attachment.perf_event.valid() || attachment.kind == AttachmentKind::UprobeMulti;
+}
+
+} // namespace
+
+AttachResult<std::string> AttachmentSet::tracefs_dir() {
+    if (!tracefs_dir_) {
+        AttachResult<std::string> dir = find_or_mount_tracefs();
+        if (!dir)
+            return dir;
+        tracefs_dir_ = *dir;
+    }
+    return *tracefs_dir_;
+}
+
+const Attachment *AttachmentSet::add(Attachment attachment) {
+    attachments_.push_back(std::move(attachment));
+    return &attachments_.back();
+}
+
+AttachResult<const Attachment *>
+AttachmentSet::attach_to_new_perf_event(AttachmentKind kind, std::string description,
+                                        const perf_event_attr &attr, int pid, int cpu, int prog_fd,
+                                        uint64_t cookie) {
+    AttachResult<UniqueFd> perf_event = open_perf_event(attr, pid, cpu, description);
+    if (!perf_event)
+        return perf_event.error();
+    AttachResult<UniqueFd> link = link_perf_event(prog_fd, perf_event->get(), cookie, description);
+    if (!link)
+        return link.error();
+    return add(
+        Attachment{kind, std::move(description), cookie, std::move(*link), std::move(*perf_event)});
+}
+
+AttachResult<const Attachment *> AttachmentSet::attach_tracepoint(int prog_fd,
+                                                                  std::string_view category,
+                                                                  std::string_view event,
+                                                                  uint64_t cookie) {
+    std::string description = "tracepoint ";
+    description.append(category).append(":").append(event);
+    AttachResult<std::string> dir = tracefs_dir();
+    if (!dir)
+        return AttachError{description + ": " + dir.error().message, dir.error().errnum,
+                           dir.error().kernel_lacks_feature};
+    AttachResult<uint32_t> id = read_tracepoint_id(*dir, category, event);
+    if (!id)
+        return id.error();
+
+    perf_event_attr attr{};
+    attr.type = PERF_TYPE_TRACEPOINT;
+    attr.size = sizeof(attr);
+    attr.config = *id;
+    // A tracepoint runs its bpf programs on whichever CPU it fires, whatever CPU
+    // the perf event was opened for: one event (any process, CPU 0) covers the
+    // whole system.
+    return attach_to_new_perf_event(AttachmentKind::Tracepoint, std::move(description), attr, -1, 0,
+                                    prog_fd, cookie);
+}
+
+AttachResult<const Attachment *>
+AttachmentSet::attach_raw_tracepoint(int prog_fd, std::string_view name, uint64_t cookie) {
+    std::string description = "raw_tracepoint ";
+    description.append(name.empty() ? "(BTF target of the program)" : name);
+    AttachResult<UniqueFd> link = open_raw_tracepoint(prog_fd, name, cookie, description);
+    if (!link)
+        return link.error();
+    return add(Attachment{AttachmentKind::RawTracepoint, std::move(description), cookie,
+                          std::move(*link), UniqueFd()});
+}
+
+AttachResult<const Attachment *> AttachmentSet::attach_uprobe(int prog_fd, std::string_view path,
+                                                              uint64_t file_offset, bool retprobe,
+                                                              uint64_t ref_ctr_offset, int pid,
+                                                              uint64_t cookie) {
+    std::string path_copy(path);
+    std::string description = retprobe ? "uretprobe " : "uprobe ";
+    description += path_copy + "+" + hex(file_offset) + pid_suffix(pid);
+    AttachResult<ProbePmu> pmu = read_probe_pmu("uprobe", description);
+    if (!pmu)
+        return pmu.error();
+
+    perf_event_attr attr{};
+    attr.type = pmu->type;
+    attr.size = sizeof(attr);
+    attr.config = retprobe ? uint64_t{1} << pmu->retprobe_bit : 0;
+    if (ref_ctr_offset != 0) {
+        if (!pmu->ref_ctr_offset_shift)
+            return AttachError{description + ": this kernel cannot maintain USDT semaphores "
+                                             "(uprobe ref_ctr_offset needs Linux 4.20)",
+                               EOPNOTSUPP, true};
+        attr.config |= ref_ctr_offset << *pmu->ref_ctr_offset_shift;
+    }
+    attr.config1 = user_pointer(path_copy.c_str());
+    attr.config2 = file_offset;
+    // A per-process event (cpu -1) installs the breakpoint in that process only;
+    // for every process one event on CPU 0 is enough, as for tracepoints.
+    bool one_process = pid >= 0;
+    return attach_to_new_perf_event(AttachmentKind::Uprobe, std::move(description), attr,
+                                    one_process ? pid : -1, one_process ? -1 : 0, prog_fd, cookie);
+}
+
+AttachResult<const Attachment *>
+AttachmentSet::attach_uprobe_multi(int prog_fd, std::string_view path,
+                                   std::span<const uint64_t> offsets,
+                                   std::span<const uint64_t> ref_ctr_offsets,
+                                   std::span<const uint64_t> cookies, int pid, bool retprobe) {
+    std::string description = retprobe ? "uretprobe_multi " : "uprobe_multi ";
+    description.append(path).append(" (" + std::to_string(offsets.size()) +
+                                    (offsets.size() == 1 ? " offset)" : " offsets)"));
+    description += pid_suffix(pid);
+    if (offsets.empty() || offsets.size() > UINT32_MAX)
+        return AttachError{description + ": needs 1 to 2^32-1 offsets", EINVAL};
+    if ((!ref_ctr_offsets.empty() && ref_ctr_offsets.size() != offsets.size()) ||
+        (!cookies.empty() && cookies.size() != offsets.size()))
+        return AttachError{description + ": ref_ctr_offsets and cookies must be empty or have "
+                                         "one entry per offset",
+                           EINVAL};
+
+    UprobeMultiSpec spec{std::string(path), offsets, ref_ctr_offsets, cookies, pid, retprobe};
+    AttachResult<UniqueFd> link = create_uprobe_multi_link(prog_fd, spec, description);
+    if (!link) {
+        AttachError error = link.error();
+        // Kernels before 6.6 reject the unknown attach type or the attr's tail.
+        if (error.errnum == EINVAL || error.errnum == E2BIG || error.errnum == EOPNOTSUPP) {
+            if (!kernel_has_uprobe_multi_)
+                kernel_has_uprobe_multi_ = kernel_supports_uprobe_multi();
+            if (!*kernel_has_uprobe_multi_) {
+                error.message =
+                    description + ": this kernel has no uprobe_multi links (they need Linux 6.6)";
+                error.kernel_lacks_feature = true;
+            }
+        }
+        return error;
+    }
+    return add(Attachment{AttachmentKind::UprobeMulti, std::move(description),
+                          cookies.empty() ? 0 : cookies.front(), std::move(*link), UniqueFd()});
+}
+
+AttachResult<const Attachment *> AttachmentSet::attach_kprobe(int prog_fd, std::string_view symbol,
+                                                              uint64_t offset, bool retprobe,
+                                                              uint64_t cookie) {
+    std::string symbol_copy(symbol);
+    std::string description = retprobe ? "kretprobe " : "kprobe ";
+    description += symbol_copy + "+" + hex(offset);
+    AttachResult<ProbePmu> pmu = read_probe_pmu("kprobe", description);
+    if (!pmu)
+        return pmu.error();
+
+    perf_event_attr attr{};
+    attr.type = pmu->type;
+    attr.size = sizeof(attr);
+    attr.config = retprobe ? uint64_t{1} << pmu->retprobe_bit : 0;
+    attr.config1 = user_pointer(symbol_copy.c_str());
+    attr.config2 = offset;
+    return attach_to_new_perf_event(AttachmentKind::Kprobe, std::move(description), attr, -1, 0,
+                                    prog_fd, cookie);
+}
+
+AttachResult<const Attachment *> AttachmentSet::attach_perf_event(int prog_fd,
+                                                                  const perf_event_attr &attr,
+                                                                  int cpu, int pid,
+                                                                  uint64_t cookie) {
+    std::string description = "perf_event " + describe_perf_event(attr);
+    if (cpu >= 0)
+        description += " cpu " + std::to_string(cpu);
+    description += pid_suffix(pid);
+    return attach_to_new_perf_event(AttachmentKind::PerfEvent, std::move(description), attr, pid,
+                                    cpu, prog_fd, cookie);
+}
+
+DetachStats AttachmentSet::detach_all(unsigned max_threads) {
+    auto start = std::chrono::steady_clock::now();
+    std::vector<Attachment *> slow;
+    for (Attachment &attachment : attachments_) {
+        if (detach_waits_for_grace_period(attachment))
+            slow.push_back(&attachment);
+        else
+            attachment.detach();
+    }
+
+    // Each thread takes the next attachment and closes its link, then its perf
+    // event. While one thread holds event_mutex unregistering a perf event, the
+    // others close links, whose grace periods overlap.
+    std::atomic<size_t> next{0};
+    auto detach_remaining = [&] {
+        for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < slow.size();)
+            slow[i]->detach();
+    };
+    size_t wanted_threads = std::clamp<size_t>(slow.size(), 1, std::max(max_threads, 1u));
+    std::vector<std::thread> helpers;
+    for (size_t i = 1; i < wanted_threads; ++i) {
+        try {
+            helpers.emplace_back(detach_remaining);
+        } catch (const std::exception &) {
+            break; // no more threads: the ones we have finish the work
+        }
+    }
+    detach_remaining();
+    for (std::thread &helper : helpers)
+        helper.join();
+
+    DetachStats stats;
+    stats.attachments = attachments_.size();
+    stats.threads = static_cast<unsigned>(helpers.size() + 1);
+    stats.elapsed = std::chrono::steady_clock::now() - start;
+    attachments_.clear();
+    last_detach_ = stats;
+    return stats;
+}
+
+} // namespace dtx::trace

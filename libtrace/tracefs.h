@@ -1,0 +1,27 @@
+// Locating (or mounting) tracefs and reading tracepoint ids from it.
+#pragma once
+
+#include "libtrace/attach.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dtx::trace {
+
+// The directory where tracefs is mounted: /sys/kernel/tracing, or the tracing
+// directory of a mounted debugfs, or wherever /proc/self/mounts says. When none
+// is mounted, mounts tracefs on /sys/kernel/tracing (needs CAP_SYS_ADMIN); the
+// error says exactly why that failed.
+AttachResult<std::string> find_or_mount_tracefs();
+
+// The perf event id of tracepoint CATEGORY:EVENT (tracefs events/CATEGORY/EVENT/id).
+AttachResult<uint32_t> read_tracepoint_id(std::string_view tracefs_dir, std::string_view category,
+                                          std::string_view event);
+
+// The event names in tracefs events/CATEGORY, sorted.
+AttachResult<std::vector<std::string>> list_tracepoints(std::string_view tracefs_dir,
+                                                        std::string_view category);
+
+} // namespace dtx::trace
