@@ -1,0 +1,123 @@
+// The checker behind sema::check_program, shared by its implementation files:
+// sema.cpp (program order, declarations, types as written, constants),
+// sema_expr.cpp (operators, assignment, members, casts), sema_names.cpp
+// (identifiers, variables, macro arguments, stores, associative arrays) and
+// sema_calls.cpp (functions, actions, aggregations, printf formats). Not part
+// of codegen's interface.
+#pragma once
+
+#include "codegen/sema.h"
+
+#include <set>
+
+namespace dtx::sema {
+
+class Checker {
+public:
+    Checker(ast::Program &program, DiagnosticEngine &diags, const CheckOptions &options,
+            CheckedProgram &out);
+    void run();
+
+private:
+    // --- sema.cpp: outer scope -------------------------------------------
+    void apply_pragmas();
+    void declare(const ast::Declaration &decl);
+    void define_inline(ast::InlineDefinition &def);
+    void define_translator(const ast::TranslatorDefinition &def);
+    void define_provider(const ast::ProviderDefinition &def);
+    void check_clause(ast::Clause &clause);
+    void check_statement(ast::Stmt &stmt);
+
+    // A type as written; null (after a diagnostic) if it names nothing valid.
+    const Type *resolve_type(const ast::TypeExpr &type);
+    const Type *resolve_record(const ast::TypeExpr &type);
+    const Type *resolve_enum(const ast::TypeExpr &type);
+
+    // The value of an integer constant expression that check() has typed.
+    std::optional<int64_t> constant_value(const ast::Expr &expr) const;
+    // Checks `expr` and requires an integer constant: reports `code` otherwise.
+    std::optional<int64_t> require_constant(ast::Expr &expr, const char *code,
+                                            const std::string &what);
+
+    // --- sema_expr.cpp and sema_names.cpp: expressions -------------------
+public:
+    // Types `expr`, annotates it and returns its type; null after an error
+    // (so one mistake is reported once). `statement` is whether the
+    // expression is a whole statement, where actions may appear.
+    const Type *check(ast::Expr &expr, bool statement = false);
+
+private:
+    const Type *check_node(ast::Expr &expr, bool statement);
+    const Type *check_identifier(ast::Identifier &id);
+    const Type *check_variable(ast::Variable &var);
+    const Type *check_macro(ast::MacroArgument &macro);
+    const Type *check_integer(ast::IntegerLiteral &literal);
+    const Type *check_unary(ast::Unary &unary);
+    const Type *check_binary(ast::Binary &binary);
+    const Type *check_assign(ast::Assign &assign);
+    const Type *check_conditional(ast::Conditional &cond);
+    const Type *check_subscript(ast::Subscript &subscript);
+    const Type *check_member(ast::Member &member);
+    const Type *check_cast(ast::Cast &cast);
+    const Type *check_xlate(ast::Xlate &xlate);
+    const Type *check_sizeof(ast::Expr &expr, const Type *type, const SourceRange &at);
+    // A type spelled in the built-ins tables: "uint64_t", "void *", "stack".
+    const Type *spelled(std::string_view spelling);
+
+    // Where an assignment or ++/-- stores: finds or creates the variable and
+    // checks `value` against its type. `value` null means read-modify-write.
+    const Type *check_store(ast::Expr &target, const Type *value, bool value_is_null,
+                            const SourceRange &at, const std::string &op);
+    const Type *store_variable(std::map<std::string, VariableInfo> &scope, VariableScope kind,
+                               const std::string &name, const std::string &shown,
+                               const ast::Expr &target, const Type *value, bool value_is_null,
+                               const SourceRange &at);
+    // Finds (or, for a store or a self-> read, creates) the associative array
+    // `name` and checks the subscript's keys against its key types.
+    VariableInfo *associative_array(std::map<std::string, VariableInfo> &scope, VariableScope kind,
+                                    const std::string &shown, const std::string &name,
+                                    ast::Subscript &subscript, const Type *created_type);
+    // The types of keys as they are stored (char arrays as strings); nullopt
+    // after an error.
+    std::optional<std::vector<const Type *>> key_types(std::vector<ast::ExprPtr> &indices);
+    bool keys_match(const std::vector<const Type *> &expected,
+                    const std::vector<const Type *> &actual,
+                    const std::vector<ast::ExprPtr> &indices, const SourceRange &at,
+                    const std::string &shown);
+
+    // --- sema_calls.cpp: functions and aggregations -----------------------
+    const Type *check_call(ast::Call &call, bool statement);
+    bool check_arguments(ast::Call &call, const FunctionDescriptor &fn, size_t first);
+    void check_aggregation_assign(ast::Assign &assign, ast::Aggregation &agg,
+                                  std::vector<ast::ExprPtr> *keys);
+    void check_printf(ast::Call &call, const FunctionDescriptor &fn);
+    void check_printa(ast::Call &call);
+    std::vector<int64_t> check_lquantize(ast::Call &call);
+    std::vector<int64_t> check_llquantize(ast::Call &call);
+    AggregationInfo *aggregation_argument(ast::Expr &arg, const std::string &function,
+                                          const std::string &code_prefix);
+
+    // --- helpers ------------------------------------------------------------
+    Diagnostic &error(const char *code, const SourceRange &at, std::string message);
+    // "did you mean 'execname'?" among every name a bare identifier could be.
+    void suggest(Diagnostic &d, const std::string &name, const std::vector<std::string> &known);
+    std::vector<std::string> identifier_names() const;
+    static std::string quote(const Type *type);
+    const Type *value_type(const Type *type); // char arrays read as string values
+    bool is_null_constant(const ast::Expr &expr) const;
+
+    ast::Program &program_;
+    DiagnosticEngine &diags_;
+    const CheckOptions &options_;
+    CheckedProgram &out_;
+    TypeTable &types_;
+
+    std::map<std::string, std::pair<const Type *, int64_t>> enumerators_;
+    std::map<std::string, const Type *> externs_; // extern declarations of kernel symbols
+    std::map<const ast::TypeExpr *, const Type *> defined_records_; // bodies laid out once
+    std::set<const Type *> translator_outputs_;
+    std::map<std::string, const Type *> inline_types_;
+    std::set<const ast::Expr *> bit_fields_; // member expressions naming a bit-field
+};
+
+} // namespace dtx::sema

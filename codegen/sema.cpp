@@ -1,0 +1,589 @@
+#include "codegen/checker.h"
+
+#include <algorithm>
+
+namespace dtx::sema {
+
+using namespace ast;
+
+CheckedProgram check_program(Program &program, DiagnosticEngine &diags,
+                             const CheckOptions &options) {
+    CheckedProgram out;
+    out.types = std::make_unique<TypeTable>(options.strsize);
+    Checker checker(program, diags, options, out);
+    checker.run();
+    return out;
+}
+
+Checker::Checker(Program &program, DiagnosticEngine &diags, const CheckOptions &options,
+                 CheckedProgram &out)
+    : program_(program), diags_(diags), options_(options), out_(out), types_(*out.types) {}
+
+void Checker::run() {
+    apply_pragmas();
+    // D is checked in program order: a variable's first assignment declares it
+    // for everything after, as in dtrace.
+    for (const Node *item : program_.items) {
+        Node *node = const_cast<Node *>(item); // the Program is ours to annotate
+        if (auto *decl = dynamic_cast<Declaration *>(node))
+            declare(*decl);
+        else if (auto *def = dynamic_cast<InlineDefinition *>(node))
+            define_inline(*def);
+        else if (auto *xlator = dynamic_cast<TranslatorDefinition *>(node))
+            define_translator(*xlator);
+        else if (auto *provider = dynamic_cast<ProviderDefinition *>(node))
+            define_provider(*provider);
+        else if (auto *clause = dynamic_cast<Clause *>(node))
+            check_clause(*clause);
+    }
+}
+
+void Checker::apply_pragmas() {
+    out_.destructive_allowed = options_.destructive;
+    out_.defaultargs = options_.defaultargs;
+    for (const Pragma &pragma : program_.pragmas) {
+        if (pragma.words.size() < 2 || pragma.words[0] != "option")
+            continue;
+        const std::string &option = pragma.words[1];
+        if (option == "destructive")
+            out_.destructive_allowed = true;
+        else if (option == "defaultargs")
+            out_.defaultargs = true;
+    }
+}
+
+// --- declarations ------------------------------------------------------------
+
+void Checker::declare(const Declaration &decl) {
+    // `int counts[string, int]` declares an associative array.
+    const bool associative =
+        decl.type->kind == TypeExpr::Kind::Array && !decl.type->array_keys.empty();
+    const Type *type = resolve_type(associative ? *decl.type->element : *decl.type);
+    if (!type || decl.name.empty())
+        return;
+    std::vector<const Type *> keys;
+    for (const TypeExprPtr &key :
+         associative ? decl.type->array_keys : std::vector<TypeExprPtr>{}) {
+        const Type *key_type = resolve_type(*key);
+        if (!key_type)
+            return;
+        keys.push_back(key_type);
+    }
+    switch (decl.storage) {
+    case StorageClass::Typedef: {
+        const Type *defined = nullptr;
+        if (!types_.add_typedef(decl.name, type, &defined))
+            error("D_DECL_IDRED", decl.range,
+                  "typedef '" + decl.name + "' redeclares " + quote(defined) + " as " +
+                      quote(type));
+        return;
+    }
+    case StorageClass::Extern:
+        externs_[decl.name] = type;
+        return;
+    default:
+        break;
+    }
+    if (is_void(type)) {
+        error("D_DECL_VOIDOBJ", decl.range, "cannot declare '" + decl.name + "' of type void");
+        return;
+    }
+    std::map<std::string, VariableInfo> *scope = &out_.globals;
+    VariableScope kind = VariableScope::Global;
+    if (decl.storage == StorageClass::Self) {
+        scope = &out_.thread_locals;
+        kind = VariableScope::Thread;
+    } else if (decl.storage == StorageClass::This) {
+        scope = &out_.clause_locals;
+        kind = VariableScope::Clause;
+    }
+    if (associative && kind == VariableScope::Clause) {
+        error("D_DECL_LOCASSC", decl.range,
+              "clause-local variable 'this->" + decl.name + "' cannot be an associative array");
+        return;
+    }
+    VariableInfo var{decl.name, kind, type, associative, std::move(keys), true, decl.range};
+    auto [it, inserted] = scope->emplace(decl.name, var);
+    if (!inserted && resolve(it->second.type) != resolve(var.type))
+        error("D_DECL_IDRED", decl.range,
+              "'" + decl.name + "' redeclared as " + quote(var.type) + "; it was declared " +
+                  quote(it->second.type));
+}
+
+void Checker::define_inline(InlineDefinition &def) {
+    const Type *declared = resolve_type(*def.type);
+    const Type *value = check(*def.value);
+    if (declared && value && !assignable(declared, value, is_null_constant(*def.value)))
+        error("D_OP_INCOMPAT", def.value->range,
+              "inline '" + def.name + "' is declared " + quote(declared) +
+                  " but its value has type " + quote(value));
+    if (out_.inlines.count(def.name) || find_builtin_variable(def.name))
+        error("D_DECL_IDRED", def.range, "inline '" + def.name + "' redefines an identifier");
+    out_.inlines[def.name] = &def;
+    inline_types_[def.name] = declared ? declared : value;
+}
+
+void Checker::define_translator(const TranslatorDefinition &def) {
+    const Type *output = resolve_type(*def.output_type);
+    if (!output)
+        return;
+    if (!is_struct_or_union(output)) {
+        error("D_XLATE_SOU", def.output_type->range,
+              "translator output type " + quote(output) + " must be a struct or union");
+        return;
+    }
+    translator_outputs_.insert(resolve(output));
+}
+
+void Checker::define_provider(const ProviderDefinition &def) {
+    ProviderInfo provider{def.name, {}};
+    for (const ProviderProbe &probe : def.probes) {
+        auto function_of = [&](const std::vector<TypeExprPtr> &written) -> const Type * {
+            std::vector<const Type *> params;
+            for (const TypeExprPtr &t : written) {
+                const Type *param = resolve_type(*t);
+                if (!param)
+                    return nullptr;
+                params.push_back(param);
+            }
+            return types_.function(types_.void_type(), std::move(params), false);
+        };
+        const Type *native = function_of(probe.native_types);
+        const Type *translated =
+            probe.translated_types.empty() ? native : function_of(probe.translated_types);
+        if (native && translated && native->parameters.size() != translated->parameters.size())
+            error("D_PROV_INCOMPAT", probe.range,
+                  "probe '" + probe.name + "' translates " +
+                      std::to_string(native->parameters.size()) + " arguments into " +
+                      std::to_string(translated->parameters.size()));
+        provider.probes.push_back({probe.name, native, translated});
+    }
+    out_.providers.push_back(std::move(provider));
+}
+
+// --- types as written --------------------------------------------------------
+
+const Type *Checker::resolve_type(const TypeExpr &type) {
+    switch (type.kind) {
+    case TypeExpr::Kind::Named: {
+        if (const Type *found = types_.lookup(type.name))
+            return found;
+        error("D_TYPE_ERR", type.range, "unknown type name '" + type.name + "'");
+        return nullptr;
+    }
+    case TypeExpr::Kind::Struct:
+    case TypeExpr::Kind::Union:
+        return resolve_record(type);
+    case TypeExpr::Kind::Enum:
+        return resolve_enum(type);
+    case TypeExpr::Kind::Pointer: {
+        const Type *pointee = resolve_type(*type.element);
+        bool to_const = type.element->qualifiers & uint8_t(TypeQualifier::Const);
+        return pointee ? types_.pointer_to(pointee, to_const) : nullptr;
+    }
+    case TypeExpr::Kind::Array: {
+        const Type *element = resolve_type(*type.element);
+        if (!element)
+            return nullptr;
+        if (!type.array_keys.empty()) {
+            error("D_DECL_ARRNULL", type.range,
+                  "associative array types [keys] may only declare variables");
+            return nullptr;
+        }
+        if (!type.array_size) {
+            error("D_DECL_ARRNULL", type.range, "array declaration requires a size");
+            return nullptr;
+        }
+        std::optional<int64_t> size =
+            require_constant(*type.array_size, "D_DECL_ARRSUB", "an array size");
+        if (!size)
+            return nullptr;
+        if (*size <= 0) {
+            error("D_DECL_ARRSUB", type.array_size->range, "array size must be positive");
+            return nullptr;
+        }
+        return types_.array_of(element, uint64_t(*size));
+    }
+    case TypeExpr::Kind::Function: {
+        const Type *result = resolve_type(*type.element);
+        std::vector<const Type *> params;
+        for (const TypeExprPtr &t : type.parameters) {
+            const Type *param = resolve_type(*t);
+            if (!param)
+                return nullptr;
+            if (!is_void(param))
+                params.push_back(param);
+        }
+        return result ? types_.function(result, std::move(params), type.variadic) : nullptr;
+    }
+    }
+    return nullptr;
+}
+
+const Type *Checker::resolve_record(const TypeExpr &type) {
+    const TypeKind kind = type.kind == TypeExpr::Kind::Struct ? TypeKind::Struct : TypeKind::Union;
+    if (!type.has_body)
+        return types_.tagged(kind, type.name); // possibly incomplete: `struct file *`
+    if (auto it = defined_records_.find(&type); it != defined_records_.end())
+        return it->second;
+    Type *record = type.name.empty() ? types_.anonymous(kind) : types_.tagged(kind, type.name);
+    if (record->complete) {
+        error("D_DECL_TYPERED", type.range, quote(record) + " is already defined");
+        return record;
+    }
+    std::vector<MemberDeclaration> members;
+    std::set<std::string> names;
+    for (const StructMember &member : type.members) {
+        const Type *member_type = resolve_type(*member.type);
+        if (!member_type)
+            return nullptr;
+        if (!member.name.empty() && !names.insert(member.name).second)
+            error("D_DECL_IDRED", member.range,
+                  "member '" + member.name + "' appears twice in " + quote(record));
+        const Type *resolved = resolve(member_type);
+        if ((is_struct_or_union(resolved) && !resolved->complete) || is_void(resolved)) {
+            error("D_DECL_INCOMPLETE", member.range,
+                  "member '" + member.name + "' has incomplete type " + quote(member_type));
+            return nullptr;
+        }
+        MemberDeclaration declared{member.name, member_type, std::nullopt};
+        if (member.bit_width) {
+            std::optional<int64_t> width =
+                require_constant(*member.bit_width, "D_DECL_BFCONST", "a bit-field width");
+            if (!width)
+                return nullptr;
+            if (!is_integer(member_type)) {
+                error("D_DECL_BFTYPE", member.range,
+                      "bit-field '" + member.name + "' must have an integer type, not " +
+                          quote(member_type));
+                return nullptr;
+            }
+            if (*width < 0 || uint64_t(*width) > resolved->size * 8 ||
+                (*width == 0 && !member.name.empty())) {
+                error("D_DECL_BFSIZE", member.bit_width->range,
+                      "bit-field '" + member.name + "' width " + std::to_string(*width) +
+                          " does not fit " + quote(member_type));
+                return nullptr;
+            }
+            declared.bit_width = uint32_t(*width);
+        }
+        members.push_back(std::move(declared));
+    }
+    layout_record(*record, members);
+    defined_records_[&type] = record;
+    return record;
+}
+
+const Type *Checker::resolve_enum(const TypeExpr &type) {
+    if (!type.has_body)
+        return types_.tagged(TypeKind::Enum, type.name);
+    if (auto it = defined_records_.find(&type); it != defined_records_.end())
+        return it->second;
+    Type *enumeration = type.name.empty() ? types_.anonymous(TypeKind::Enum)
+                                          : types_.tagged(TypeKind::Enum, type.name);
+    if (enumeration->complete) {
+        error("D_DECL_TYPERED", type.range, quote(enumeration) + " is already defined");
+        return enumeration;
+    }
+    int64_t next = 0;
+    for (const Enumerator &e : type.enumerators) {
+        if (e.value) {
+            std::optional<int64_t> value =
+                require_constant(*e.value, "D_DECL_ENCONST", "an enumerator value");
+            if (!value)
+                continue;
+            next = *value;
+        }
+        if (next > INT32_MAX || next < INT32_MIN) {
+            error("D_DECL_ENOFLOW", e.range,
+                  "enumerator '" + e.name + "' value " + std::to_string(next) +
+                      " does not fit in an int");
+        }
+        if (enumerators_.count(e.name) || find_builtin_constant(e.name))
+            error("D_DECL_IDRED", e.range, "enumerator '" + e.name + "' is already defined");
+        enumerators_[e.name] = {enumeration, next};
+        enumeration->enumerators.push_back({e.name, next});
+        ++next;
+    }
+    enumeration->complete = true;
+    defined_records_[&type] = enumeration;
+    return enumeration;
+}
+
+// --- integer constant expressions ----------------------------------------------
+
+namespace {
+
+// Wraps `value` to the width and signedness of `type`, as storing it would.
+int64_t truncate_to(int64_t value, const Type *type) {
+    type = resolve(type);
+    if (!type || type->size >= 8 || type->size == 0)
+        return value;
+    const unsigned bits = unsigned(type->size) * 8;
+    uint64_t mask = (uint64_t(1) << bits) - 1;
+    uint64_t raw = uint64_t(value) & mask;
+    if (type->is_signed && (raw >> (bits - 1)))
+        raw |= ~mask;
+    return int64_t(raw);
+}
+
+} // namespace
+
+std::optional<int64_t> Checker::constant_value(const Expr &expr) const {
+    return integer_constant(expr, out_);
+}
+
+std::optional<int64_t> integer_constant(const Expr &expr, const CheckedProgram &program) {
+    auto constant_value = [&](const Expr &e) { return integer_constant(e, program); };
+    if (auto it = program.resolutions.find(&expr); it != program.resolutions.end()) {
+        const Resolution &r = it->second;
+        if (r.kind == Resolution::Kind::Constant && !r.text)
+            return r.value;
+        if (r.kind == Resolution::Kind::Inline && r.inline_definition)
+            return constant_value(*r.inline_definition->value);
+        return std::nullopt;
+    }
+    const bool is_unsigned = expr.type && !resolve(expr.type)->is_signed;
+    switch (expr.kind) {
+    case Expr::Kind::IntegerLiteral:
+        return int64_t(expr.as<IntegerLiteral>()->value);
+    case Expr::Kind::Cast: {
+        const auto *cast = expr.as<Cast>();
+        std::optional<int64_t> v = constant_value(*cast->operand);
+        if (!v || !is_integer(expr.type))
+            return std::nullopt;
+        return truncate_to(*v, expr.type);
+    }
+    case Expr::Kind::Unary: {
+        const auto *unary = expr.as<Unary>();
+        std::optional<int64_t> v = constant_value(*unary->operand);
+        if (!v)
+            return std::nullopt;
+        switch (unary->op) {
+        case UnaryOp::Negate:
+            return truncate_to(int64_t(0 - uint64_t(*v)), expr.type);
+        case UnaryOp::Plus:
+            return *v;
+        case UnaryOp::BitNot:
+            return truncate_to(~*v, expr.type);
+        case UnaryOp::LogicalNot:
+            return int64_t(*v == 0);
+        default:
+            return std::nullopt;
+        }
+    }
+    case Expr::Kind::Binary: {
+        const auto *binary = expr.as<Binary>();
+        std::optional<int64_t> l = constant_value(*binary->lhs);
+        std::optional<int64_t> r = constant_value(*binary->rhs);
+        if (!l || !r)
+            return std::nullopt;
+        const uint64_t ul = uint64_t(*l), ur = uint64_t(*r);
+        // Comparisons use the operands' common type, not the int result.
+        const bool operands_unsigned =
+            (binary->lhs->type && !resolve(binary->lhs->type)->is_signed &&
+             resolve(binary->lhs->type)->size >= 4) ||
+            (binary->rhs->type && !resolve(binary->rhs->type)->is_signed &&
+             resolve(binary->rhs->type)->size >= 4);
+        auto less = [&](bool strict, bool swap) {
+            uint64_t a = swap ? ur : ul, b = swap ? ul : ur;
+            int64_t sa = swap ? *r : *l, sb = swap ? *l : *r;
+            if (operands_unsigned)
+                return int64_t(strict ? a < b : a <= b);
+            return int64_t(strict ? sa < sb : sa <= sb);
+        };
+        int64_t result = 0;
+        switch (binary->op) {
+        case BinaryOp::Add:
+            result = int64_t(ul + ur);
+            break;
+        case BinaryOp::Sub:
+            result = int64_t(ul - ur);
+            break;
+        case BinaryOp::Mul:
+            result = int64_t(ul * ur);
+            break;
+        case BinaryOp::Div:
+        case BinaryOp::Mod:
+            if (*r == 0 || (!is_unsigned && *l == INT64_MIN && *r == -1))
+                return std::nullopt;
+            if (binary->op == BinaryOp::Div)
+                result = is_unsigned ? int64_t(ul / ur) : *l / *r;
+            else
+                result = is_unsigned ? int64_t(ul % ur) : *l % *r;
+            break;
+        case BinaryOp::Shl:
+            result = ur >= 64 ? 0 : int64_t(ul << ur);
+            break;
+        case BinaryOp::Shr:
+            if (ur >= 64)
+                result = (!is_unsigned && *l < 0) ? -1 : 0;
+            else
+                result = is_unsigned ? int64_t(ul >> ur) : (*l >> ur);
+            break;
+        case BinaryOp::Lt:
+            return less(true, false);
+        case BinaryOp::Gt:
+            return less(true, true);
+        case BinaryOp::Le:
+            return less(false, false);
+        case BinaryOp::Ge:
+            return less(false, true);
+        case BinaryOp::Eq:
+            return int64_t(ul == ur);
+        case BinaryOp::Ne:
+            return int64_t(ul != ur);
+        case BinaryOp::BitAnd:
+            result = *l & *r;
+            break;
+        case BinaryOp::BitXor:
+            result = *l ^ *r;
+            break;
+        case BinaryOp::BitOr:
+            result = *l | *r;
+            break;
+        case BinaryOp::LogicalAnd:
+            return int64_t(*l && *r);
+        case BinaryOp::LogicalXor:
+            return int64_t(!*l != !*r);
+        case BinaryOp::LogicalOr:
+            return int64_t(*l || *r);
+        case BinaryOp::Comma:
+            return *r;
+        }
+        return truncate_to(result, expr.type);
+    }
+    case Expr::Kind::Conditional: {
+        const auto *cond = expr.as<Conditional>();
+        std::optional<int64_t> c = constant_value(*cond->condition);
+        if (!c)
+            return std::nullopt;
+        return constant_value(*c ? *cond->if_true : *cond->if_false);
+    }
+    default:
+        return std::nullopt;
+    }
+}
+
+std::optional<int64_t> Checker::require_constant(Expr &expr, const char *code,
+                                                 const std::string &what) {
+    const Type *type = check(expr);
+    if (!type)
+        return std::nullopt;
+    std::optional<int64_t> value = is_integer(type) ? constant_value(expr) : std::nullopt;
+    if (!value)
+        error(code, expr.range, what + " must be an integer constant expression");
+    return value;
+}
+
+// --- clauses and statements ------------------------------------------------------
+
+void Checker::check_clause(Clause &clause) {
+    if (clause.predicate) {
+        const Type *type = check(*clause.predicate);
+        if (type && !is_scalar(type))
+            error("D_PRED_SCALAR", clause.predicate->range,
+                  "predicate must be an integer or pointer, not " + quote(type));
+    }
+    for (StmtPtr &stmt : clause.statements)
+        check_statement(*stmt);
+}
+
+void Checker::check_statement(Stmt &stmt) {
+    switch (stmt.kind) {
+    case Stmt::Kind::Expression:
+        check(*stmt.as<ExpressionStmt>()->expr, true);
+        break;
+    case Stmt::Kind::If: {
+        auto *branch = stmt.as<IfStmt>();
+        const Type *type = check(*branch->condition);
+        if (type && !is_scalar(type))
+            error("D_OP_SCALAR", branch->condition->range,
+                  "if condition must be an integer or pointer, not " + quote(type));
+        check_statement(*branch->then_branch);
+        if (branch->else_branch)
+            check_statement(*branch->else_branch);
+        break;
+    }
+    case Stmt::Kind::Block:
+        for (StmtPtr &inner : stmt.as<BlockStmt>()->statements)
+            check_statement(*inner);
+        break;
+    case Stmt::Kind::Empty:
+        break;
+    }
+}
+
+// --- helpers ---------------------------------------------------------------------
+
+Diagnostic &Checker::error(const char *code, const SourceRange &at, std::string message) {
+    return diags_.error(code, at, std::move(message));
+}
+
+namespace {
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+} // namespace
+
+void Checker::suggest(Diagnostic &d, const std::string &name,
+                      const std::vector<std::string> &known) {
+    const std::string *best = nullptr;
+    // Up to two edits (a transposition is two), more for long names; never
+    // a rewrite of the whole name.
+    size_t best_distance = std::max<size_t>(2, name.size() / 3) + 1;
+    for (const std::string &candidate : known) {
+        size_t distance = edit_distance(name, candidate);
+        if (distance < best_distance && distance < name.size()) {
+            best_distance = distance;
+            best = &candidate;
+        }
+    }
+    if (best)
+        d.hints.push_back("did you mean '" + *best + "'?");
+}
+
+std::vector<std::string> Checker::identifier_names() const {
+    std::vector<std::string> names;
+    for (const BuiltinVariable &v : builtin_variables())
+        names.emplace_back(v.name);
+    for (const auto &[name, var] : out_.globals)
+        names.push_back(name);
+    for (const auto &[name, def] : out_.inlines)
+        names.push_back(name);
+    for (const auto &[name, value] : enumerators_)
+        names.push_back(name);
+    for (const auto &[name, ext] : externs_)
+        names.push_back(name);
+    return names;
+}
+
+std::string Checker::quote(const Type *type) {
+    return "'" + type->name + "'";
+}
+
+const Type *Checker::value_type(const Type *type) {
+    return is_char_array(type) ? types_.string_type() : type;
+}
+
+bool Checker::is_null_constant(const Expr &expr) const {
+    std::optional<int64_t> value =
+        is_integer(expr.type) || is_pointer(expr.type) ? constant_value(expr) : std::nullopt;
+    return value && *value == 0;
+}
+
+} // namespace dtx::sema

@@ -1,0 +1,114 @@
+// Semantic analysis: resolves every name of a parsed D program and types every
+// expression, reporting what DTrace's compiler would reject with a stable code
+// (DTrace's own tag where it has one: D_OP_INCOMPAT, D_PROTO_ARG, ...). Each
+// ast::Expr's `type` is set; what names resolved to is in CheckedProgram.
+//
+// D's rules that shape this pass:
+//   - globals, self-> and this-> variables are declared by their first
+//     assignment (in program order) and keep that type; an associative array's
+//     key types are fixed by its first use;
+//   - a global or this-> variable read before any assignment is an error, but a
+//     self-> variable reads as int 0 (the usual "/self->ts/" predicate);
+//   - aggregations are only written as `@a[keys] = aggfunc(args)` and keep
+//     their function and key types;
+//   - inlines are substituted, so their values are checked once, at definition.
+#pragma once
+
+#include "codegen/builtins.h"
+#include "codegen/types.h"
+#include "parser/ast.h"
+#include "parser/diagnostics.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace dtx::sema {
+
+struct CheckOptions {
+    // $1 .. $9 as given after the script: macro_arguments[0] is $1.
+    std::vector<std::string> macro_arguments;
+    std::optional<int64_t> target_pid; // $target: -p PID or the -c process
+    // $pid, $ppid, $uid, $gid, $pgid, $sid: those of the dtx process.
+    int64_t dtx_pid = 0, dtx_ppid = 0, dtx_uid = 0, dtx_gid = 0, dtx_pgid = 0, dtx_sid = 0;
+    bool defaultargs = false; // unset $N are 0 and $$N "" (also #pragma D option)
+    bool destructive = false; // -w (also #pragma D option destructive)
+    uint64_t strsize = 256;   // also #pragma D option strsize
+};
+
+enum class VariableScope { Global, Thread, Clause };
+
+struct VariableInfo {
+    std::string name;
+    VariableScope scope = VariableScope::Global;
+    const Type *type = nullptr; // the value type
+    bool associative = false;
+    std::vector<const Type *> key_types; // associative arrays
+    bool declared = false;               // by a declaration, not a first assignment
+    SourceRange defined_at;
+};
+
+struct AggregationInfo {
+    std::string name; // "" for @
+    const FunctionDescriptor *function = nullptr;
+    std::vector<const Type *> key_types;
+    // The constant parameters of lquantize (lower, upper, step) and llquantize
+    // (factor, low, high, steps), which every use must repeat.
+    std::vector<int64_t> parameters;
+    SourceRange defined_at;
+};
+
+// What an identifier, macro argument or call resolved to.
+struct Resolution {
+    enum class Kind {
+        Builtin,      // execname, arg0 ...: `builtin`
+        Constant,     // enumerator, NULL, SIGKILL, macro argument: `value` (or `text`)
+        Inline,       // `inline_definition`, substituted where used
+        Variable,     // a global, self-> or this-> variable: `variable`
+        KernelSymbol, // `sym or an extern declaration
+        Function,     // a call: `function`
+    };
+    Kind kind = Kind::Builtin;
+    const BuiltinVariable *builtin = nullptr;
+    int64_t value = 0;
+    std::optional<std::string> text = std::nullopt; // $$1 and non-numeric $1: the string value
+    const ast::InlineDefinition *inline_definition = nullptr;
+    const VariableInfo *variable = nullptr;
+    const FunctionDescriptor *function = nullptr;
+};
+
+struct ProviderProbeInfo {
+    std::string name;
+    const Type *native = nullptr;     // a Function type: void (int, char *)
+    const Type *translated = nullptr; // the same unless the probe has `: (types)`
+};
+
+struct ProviderInfo {
+    std::string name;
+    std::vector<ProviderProbeInfo> probes;
+};
+
+struct CheckedProgram {
+    // Owns every Type the AST annotations point to.
+    std::unique_ptr<TypeTable> types;
+    std::map<std::string, VariableInfo> globals, thread_locals, clause_locals;
+    std::map<std::string, AggregationInfo> aggregations;
+    std::map<std::string, const ast::InlineDefinition *> inlines;
+    std::vector<ProviderInfo> providers;
+    std::unordered_map<const ast::Expr *, Resolution> resolutions;
+    bool destructive_allowed = false;
+    bool defaultargs = false;
+};
+
+CheckedProgram check_program(ast::Program &program, DiagnosticEngine &diags,
+                             const CheckOptions &options = {});
+
+// The value of a checked integer constant expression (literals, enumerators,
+// integer inlines, numeric macro arguments, sizeof, offsetof, and operators
+// and casts over them), wrapped to the expression's type; nullopt otherwise.
+std::optional<int64_t> integer_constant(const ast::Expr &expr, const CheckedProgram &program);
+
+} // namespace dtx::sema

@@ -1,0 +1,472 @@
+// Names and storage: identifiers, self->/this-> variables, macro arguments,
+// what an assignment stores into (declaring variables on first assignment),
+// and associative arrays with their key types.
+
+#include "codegen/checker.h"
+
+#include <charconv>
+
+namespace dtx::sema {
+
+using namespace ast;
+
+namespace {
+
+// A key may be any scalar, string or stack; not a struct, array or void.
+bool valid_key(const Type *type) {
+    return is_scalar(type) || is_string(type) || resolve(type)->kind == TypeKind::Stack;
+}
+
+} // namespace
+
+const Type *Checker::check_identifier(Identifier &id) {
+    if (id.scoped || !id.module.empty()) {
+        auto it = externs_.find(id.name);
+        if (it == externs_.end()) {
+            error("D_SYM_NOTYPES", id.range,
+                  "no type information for kernel symbol '" + id.name +
+                      "': declare it with extern (kernel BTF is not used yet)");
+            return nullptr;
+        }
+        out_.resolutions[&id] = {.kind = Resolution::Kind::KernelSymbol};
+        return it->second;
+    }
+    if (const BuiltinVariable *builtin = find_builtin_variable(id.name)) {
+        if (builtin->is_array) {
+            error("D_IDENT_BADREF", id.range,
+                  "'" + id.name + "' is an array; index it: " + id.name + "[0]");
+            return nullptr;
+        }
+        out_.resolutions[&id] = {.kind = Resolution::Kind::Builtin, .builtin = builtin};
+        return spelled(builtin->type);
+    }
+    if (auto it = out_.inlines.find(id.name); it != out_.inlines.end()) {
+        Resolution r{.kind = Resolution::Kind::Inline, .inline_definition = it->second};
+        if (std::optional<int64_t> value = constant_value(*it->second->value))
+            r.value = *value;
+        out_.resolutions[&id] = r;
+        return inline_types_[id.name];
+    }
+    if (auto it = enumerators_.find(id.name); it != enumerators_.end()) {
+        out_.resolutions[&id] = {.kind = Resolution::Kind::Constant, .value = it->second.second};
+        return it->second.first;
+    }
+    if (const BuiltinConstant *constant = find_builtin_constant(id.name)) {
+        out_.resolutions[&id] = {.kind = Resolution::Kind::Constant, .value = constant->value};
+        return spelled(constant->type);
+    }
+    if (auto it = out_.globals.find(id.name); it != out_.globals.end()) {
+        if (it->second.associative) {
+            error("D_IDENT_BADREF", id.range,
+                  "'" + id.name + "' is an associative array; index it with its keys");
+            return nullptr;
+        }
+        out_.resolutions[&id] = {.kind = Resolution::Kind::Variable, .variable = &it->second};
+        return it->second.type;
+    }
+    if (auto it = externs_.find(id.name); it != externs_.end()) {
+        out_.resolutions[&id] = {.kind = Resolution::Kind::KernelSymbol};
+        return it->second;
+    }
+    Diagnostic &d = error("D_IDENT_UNDEF", id.range,
+                          "undefined identifier '" + id.name +
+                              "': a variable must be assigned before it is read");
+    suggest(d, id.name, identifier_names());
+    return nullptr;
+}
+
+const Type *Checker::check_variable(Variable &var) {
+    const bool thread = var.scope == ast::VariableScope::Thread;
+    auto &scope = thread ? out_.thread_locals : out_.clause_locals;
+    const std::string shown = (thread ? "self->" : "this->") + var.name;
+    auto it = scope.find(var.name);
+    if (it == scope.end()) {
+        if (!thread) {
+            Diagnostic &d =
+                error("D_VAR_UNDEF", var.range, shown + " is read before any clause assigns it");
+            std::vector<std::string> known;
+            for (const auto &[name, info] : scope)
+                known.push_back(name);
+            suggest(d, var.name, known);
+            return nullptr;
+        }
+        // An unassigned thread-local reads as 0; it is an int until assigned.
+        it = scope
+                 .emplace(var.name, VariableInfo{var.name,
+                                                 VariableScope::Thread,
+                                                 types_.int_type(),
+                                                 false,
+                                                 {},
+                                                 false,
+                                                 var.range})
+                 .first;
+    }
+    if (it->second.associative) {
+        error("D_IDENT_BADREF", var.range, shown + " is an associative array; index it");
+        return nullptr;
+    }
+    out_.resolutions[&var] = {.kind = Resolution::Kind::Variable, .variable = &it->second};
+    return it->second.type;
+}
+
+const Type *Checker::check_macro(MacroArgument &macro) {
+    const std::string shown = (macro.as_string ? "$$" : "$") + macro.name;
+    std::optional<std::string> text;
+    if (!macro.name.empty() && std::isdigit(uint8_t(macro.name[0]))) {
+        size_t index = std::stoul(macro.name);
+        if (index >= 1 && index <= options_.macro_arguments.size())
+            text = options_.macro_arguments[index - 1];
+        else if (out_.defaultargs)
+            text = macro.as_string ? "" : "0";
+    } else {
+        std::optional<int64_t> value;
+        if (macro.name == "target")
+            value = options_.target_pid ? options_.target_pid
+                    : out_.defaultargs  ? std::optional<int64_t>(0)
+                                        : std::nullopt;
+        else if (macro.name == "pid")
+            value = options_.dtx_pid;
+        else if (macro.name == "ppid")
+            value = options_.dtx_ppid;
+        else if (macro.name == "uid")
+            value = options_.dtx_uid;
+        else if (macro.name == "gid")
+            value = options_.dtx_gid;
+        else if (macro.name == "pgid")
+            value = options_.dtx_pgid;
+        else if (macro.name == "sid")
+            value = options_.dtx_sid;
+        if (value)
+            text = std::to_string(*value);
+    }
+    if (!text) {
+        Diagnostic &d =
+            error("D_MACRO_UNDEF", macro.range, "macro argument " + shown + " is not defined");
+        if (macro.name == "target")
+            d.hints.push_back("$target needs -p PID or -c COMMAND");
+        else
+            d.hints.push_back("pass it after the script, or use -x defaultargs");
+        return nullptr;
+    }
+    if (macro.as_string) {
+        out_.resolutions[&macro] = {.kind = Resolution::Kind::Constant, .text = *text};
+        return types_.string_type();
+    }
+    int64_t value = 0;
+    const char *begin = text->data(), *end = text->data() + text->size();
+    int base = 10;
+    if (text->size() > 2 && (*text)[0] == '0' && ((*text)[1] == 'x' || (*text)[1] == 'X')) {
+        begin += 2;
+        base = 16;
+    } else if (text->size() > 1 && (*text)[0] == '0') {
+        base = 8;
+    }
+    auto [ptr, ec] = std::from_chars(begin, end, value, base);
+    if (ec != std::errc() || ptr != end || begin == end) {
+        // As in dtrace, a $N that is not a number stands for the identifier it spells.
+        Identifier substitute;
+        substitute.range = macro.range;
+        substitute.name = *text;
+        const Type *type = check(substitute);
+        if (auto it = out_.resolutions.find(&substitute); it != out_.resolutions.end()) {
+            out_.resolutions[&macro] = it->second;
+            out_.resolutions.erase(it);
+        }
+        return type;
+    }
+    out_.resolutions[&macro] = {.kind = Resolution::Kind::Constant, .value = value};
+    return value > INT32_MAX || value < INT32_MIN ? types_.lookup("long") : types_.int_type();
+}
+
+const Type *Checker::store_variable(std::map<std::string, VariableInfo> &scope, VariableScope kind,
+                                    const std::string &name, const std::string &shown,
+                                    const Expr &target, const Type *value, bool value_is_null,
+                                    const SourceRange &at) {
+    auto it = scope.find(name);
+    if (it == scope.end()) {
+        // The first assignment declares the variable with the value's type;
+        // ++ and op= on a new variable start it as an int 0.
+        const Type *type = value ? value_type(value) : types_.int_type();
+        it = scope.emplace(name, VariableInfo{name, kind, type, false, {}, false, target.range})
+                 .first;
+    }
+    VariableInfo &var = it->second;
+    out_.resolutions[&target] = {.kind = Resolution::Kind::Variable, .variable = &var};
+    if (var.associative) {
+        error("D_IDENT_BADREF", target.range, shown + " is an associative array; index it");
+        return nullptr;
+    }
+    if (value && !assignable(var.type, value, value_is_null)) {
+        Diagnostic &d = error("D_OP_INCOMPAT", at,
+                              "cannot assign " + quote(value) + " to " + shown +
+                                  ", which has type " + quote(var.type));
+        if (var.defined_at.valid())
+            d.hints.push_back(shown + " got its type at line " +
+                              std::to_string(var.defined_at.begin.line) + ", column " +
+                              std::to_string(var.defined_at.begin.column));
+        return nullptr;
+    }
+    return var.type;
+}
+
+const Type *Checker::check_store(Expr &target, const Type *value, bool value_is_null,
+                                 const SourceRange &at, const std::string &op) {
+    auto check_value = [&](const Type *type, const std::string &shown) -> const Type * {
+        if (type && value && !assignable(type, value, value_is_null)) {
+            error("D_OP_INCOMPAT", at,
+                  "cannot assign " + quote(value) + " to " + shown + " of type " + quote(type));
+            return nullptr;
+        }
+        return type;
+    };
+    switch (target.kind) {
+    case Expr::Kind::Identifier: {
+        auto &id = *target.as<Identifier>();
+        const char *what = id.scoped || !id.module.empty()  ? "kernel symbol"
+                           : find_builtin_variable(id.name) ? "built-in variable"
+                           : out_.inlines.count(id.name)    ? "inline"
+                           : enumerators_.count(id.name)    ? "enumerator"
+                           : find_builtin_constant(id.name) ? "constant"
+                           : externs_.count(id.name)        ? "kernel symbol"
+                                                            : nullptr;
+        if (what) {
+            error("D_OP_WRITE", target.range,
+                  std::string("cannot modify ") + what + " '" + id.name + "'");
+            return nullptr;
+        }
+        return store_variable(out_.globals, VariableScope::Global, id.name, id.name, target, value,
+                              value_is_null, at);
+    }
+    case Expr::Kind::Variable: {
+        auto &var = *target.as<Variable>();
+        const bool thread = var.scope == ast::VariableScope::Thread;
+        return store_variable(thread ? out_.thread_locals : out_.clause_locals,
+                              thread ? VariableScope::Thread : VariableScope::Clause, var.name,
+                              (thread ? "self->" : "this->") + var.name, target, value,
+                              value_is_null, at);
+    }
+    case Expr::Kind::Subscript: {
+        auto &subscript = *target.as<Subscript>();
+        std::map<std::string, VariableInfo> *scope = nullptr;
+        VariableScope kind = VariableScope::Global;
+        std::string name, shown;
+        if (auto *id = subscript.base->as<Identifier>(); id && !id->scoped) {
+            if (find_builtin_variable(id->name)) {
+                error("D_OP_WRITE", target.range,
+                      "cannot modify built-in variable '" + id->name + "'");
+                return nullptr;
+            }
+            auto it = out_.globals.find(id->name);
+            if (it == out_.globals.end() || it->second.associative) {
+                scope = &out_.globals;
+                name = shown = id->name;
+            }
+        } else if (auto *var = subscript.base->as<Variable>()) {
+            const bool thread = var->scope == ast::VariableScope::Thread;
+            auto &locals = thread ? out_.thread_locals : out_.clause_locals;
+            auto it = locals.find(var->name);
+            if (it == locals.end() || it->second.associative) {
+                if (!thread) {
+                    error("D_ARR_LOCAL", target.range,
+                          "clause-local variable this->" + var->name +
+                              " cannot be an associative array");
+                    return nullptr;
+                }
+                scope = &locals;
+                kind = VariableScope::Thread;
+                name = var->name;
+                shown = "self->" + var->name;
+            }
+        }
+        if (scope) {
+            VariableInfo *array = associative_array(*scope, kind, shown, name, subscript,
+                                                    value ? value_type(value) : types_.int_type());
+            if (!array)
+                return nullptr;
+            return check_value(array->type, shown + "[]");
+        }
+        return check_value(check(target), "the array element");
+    }
+    case Expr::Kind::Member:
+        return check_value(check(target), "member '" + target.as<ast::Member>()->member + "'");
+    case Expr::Kind::Unary:
+        if (target.as<Unary>()->op == UnaryOp::Deref)
+            return check_value(check(target), "the pointed-to object");
+        break;
+    case Expr::Kind::Aggregation:
+        error("D_AGG_FUNC", target.range,
+              "aggregations can only be assigned with '=' from an aggregating function");
+        return nullptr;
+    default:
+        break;
+    }
+    error("D_OP_LVAL", target.range,
+          "operator " + op + " needs a variable, array element, member or dereference on its left");
+    return nullptr;
+}
+
+std::optional<std::vector<const Type *>> Checker::key_types(std::vector<ExprPtr> &indices) {
+    std::vector<const Type *> types;
+    bool ok = true;
+    for (ExprPtr &index : indices) {
+        const Type *type = check(*index);
+        if (!type) {
+            ok = false;
+            continue;
+        }
+        type = value_type(type);
+        if (!valid_key(type)) {
+            error("D_KEY_TYPE", index->range, quote(type) + " cannot be used as a key");
+            ok = false;
+        }
+        types.push_back(type);
+    }
+    if (!ok)
+        return std::nullopt;
+    return types;
+}
+
+bool Checker::keys_match(const std::vector<const Type *> &expected,
+                         const std::vector<const Type *> &actual,
+                         const std::vector<ExprPtr> &indices, const SourceRange &at,
+                         const std::string &shown) {
+    auto signature = [&] {
+        std::string out;
+        for (size_t i = 0; i < expected.size(); ++i)
+            out += (i ? ", " : "") + expected[i]->name;
+        return "[" + out + "]";
+    };
+    if (expected.size() != actual.size()) {
+        error("D_PROTO_LEN", at,
+              shown + " is keyed by " + std::to_string(expected.size()) + " key" +
+                  (expected.size() == 1 ? "" : "s") + " " + signature() + ", but " +
+                  std::to_string(actual.size()) + " given");
+        return false;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < expected.size(); ++i) {
+        if (assignable(expected[i], actual[i]) || (resolve(expected[i]) == resolve(actual[i])))
+            continue;
+        error("D_PROTO_ARG", indices[i]->range,
+              "key #" + std::to_string(i + 1) + " of " + shown + " has type " + quote(actual[i]) +
+                  ", but " + shown + " is keyed by " + signature());
+        ok = false;
+    }
+    return ok;
+}
+
+VariableInfo *Checker::associative_array(std::map<std::string, VariableInfo> &scope,
+                                         VariableScope kind, const std::string &shown,
+                                         const std::string &name, Subscript &subscript,
+                                         const Type *created_type) {
+    std::optional<std::vector<const Type *>> keys = key_types(subscript.indices);
+    if (!keys)
+        return nullptr;
+    auto it = scope.find(name);
+    if (it == scope.end()) {
+        if (!created_type)
+            return nullptr;
+        it = scope
+                 .emplace(name, VariableInfo{name, kind, created_type, true, *keys, false,
+                                             subscript.range})
+                 .first;
+    }
+    VariableInfo &var = it->second;
+    out_.resolutions[subscript.base.get()] = {.kind = Resolution::Kind::Variable, .variable = &var};
+    subscript.base->type = var.type;
+    if (!keys_match(var.key_types, *keys, subscript.indices, subscript.range, shown))
+        return nullptr;
+    return &var;
+}
+
+const Type *Checker::check_subscript(Subscript &subscript) {
+    Expr &base = *subscript.base;
+    if (base.kind == Expr::Kind::Aggregation) {
+        error("D_AGG_VALUE", subscript.range,
+              "aggregation @" + base.as<Aggregation>()->name +
+                  " cannot be used as a value; print it with printa()");
+        return nullptr;
+    }
+    if (auto *id = base.as<Identifier>(); id && !id->scoped && id->module.empty()) {
+        if (const BuiltinVariable *builtin = find_builtin_variable(id->name);
+            builtin && builtin->is_array) {
+            out_.resolutions[id] = {.kind = Resolution::Kind::Builtin, .builtin = builtin};
+            if (subscript.indices.size() != 1) {
+                error("D_ARR_BADREF", subscript.range, id->name + "[] takes one index");
+                return nullptr;
+            }
+            const Type *index = check(*subscript.indices[0]);
+            if (index && !is_integer(index)) {
+                error("D_OP_INT", subscript.indices[0]->range,
+                      id->name + "[] needs an integer index, not " + quote(index));
+                return nullptr;
+            }
+            return index ? spelled(builtin->type) : nullptr;
+        }
+        auto it = out_.globals.find(id->name);
+        const bool other_name = find_builtin_variable(id->name) || out_.inlines.count(id->name) ||
+                                externs_.count(id->name);
+        if ((it == out_.globals.end() && !other_name) ||
+            (it != out_.globals.end() && it->second.associative)) {
+            if (it == out_.globals.end()) {
+                key_types(subscript.indices);
+                Diagnostic &d = error("D_IDENT_UNDEF", id->range,
+                                      "undefined associative array '" + id->name +
+                                          "': it must be assigned before it is read");
+                suggest(d, id->name, identifier_names());
+                return nullptr;
+            }
+            VariableInfo *array = associative_array(out_.globals, VariableScope::Global, id->name,
+                                                    id->name, subscript, nullptr);
+            return array ? array->type : nullptr;
+        }
+    } else if (auto *var = base.as<Variable>()) {
+        const bool thread = var->scope == ast::VariableScope::Thread;
+        auto &locals = thread ? out_.thread_locals : out_.clause_locals;
+        auto it = locals.find(var->name);
+        if (it == locals.end() || it->second.associative) {
+            if (!thread) {
+                error("D_ARR_LOCAL", subscript.range,
+                      "clause-local variable this->" + var->name +
+                          " cannot be an associative array");
+                return nullptr;
+            }
+            // Like a scalar self-> variable, an unassigned element reads as 0.
+            VariableInfo *array =
+                associative_array(locals, VariableScope::Thread, "self->" + var->name, var->name,
+                                  subscript, types_.int_type());
+            return array ? array->type : nullptr;
+        }
+    }
+    const Type *base_type = check(base);
+    if (!base_type)
+        return nullptr;
+    if (subscript.indices.size() != 1) {
+        error("D_ARR_BADREF", subscript.range,
+              quote(base_type) + " is not an associative array; it takes one index");
+        return nullptr;
+    }
+    const Type *index = check(*subscript.indices[0]);
+    if (!index)
+        return nullptr;
+    if (!is_integer(index)) {
+        error("D_OP_INT", subscript.indices[0]->range,
+              "an array index must be an integer, not " + quote(index));
+        return nullptr;
+    }
+    const Type *resolved = resolve(base_type);
+    if (resolved->kind == TypeKind::Array)
+        return resolved->element;
+    if (resolved->kind == TypeKind::Pointer) {
+        if (is_void(resolved->element)) {
+            error("D_DEREF_VOID", subscript.range,
+                  "cannot index " + quote(base_type) + "; cast it to a typed pointer first");
+            return nullptr;
+        }
+        return resolved->element;
+    }
+    error("D_ARR_BADREF", subscript.range, "cannot index a value of type " + quote(base_type));
+    return nullptr;
+}
+
+} // namespace dtx::sema
