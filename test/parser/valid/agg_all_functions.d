@@ -13,5 +13,5 @@ syscall::read:return
 	@pow2[execname] = quantize(arg0);
 	@lin[execname] = lquantize(arg0, 0, 65536, 4096);
 	@loglin[execname] = llquantize(arg0, 10, 0, 6, 10);
-	@[probefunc] = sum(1);
+	@byfunc[probefunc] = sum(1);
 }

@@ -3,7 +3,7 @@
 BEGIN
 {
 	@ = count();
-	@["literal key"] = count();
+	@literal["literal key"] = count();
 	@mixed["str", 1, 'c', 2ULL] = sum(10);
 	@stacks[stack(), "kernel"] = count();
 	printa(@);

@@ -15,6 +15,6 @@ BEGIN
 	printf("%d %d\n", `max_pfn, `panic_timeout);
 	names[0] = "zero";
 	grid[1][2] = 3;
-	printf("%s %d %d\n", names[0], grid[1][2], sizeof(grid));
+	printf("%s %d %d\n", stringof(names[0]), grid[1][2], sizeof(grid));
 	exit(0);
 }
