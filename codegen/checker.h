@@ -12,6 +12,14 @@
 
 namespace dtx::sema {
 
+// A constant parameter of lquantize/llquantize and the codes its errors carry.
+struct ConstantParameter {
+    size_t index; // in the call's arguments
+    const char *type_code;
+    const char *value_code;
+    const char *what;
+};
+
 class Checker {
 public:
     Checker(ast::Program &program, DiagnosticEngine &diags, const CheckOptions &options,
@@ -92,6 +100,9 @@ private:
                                   std::vector<ast::ExprPtr> *keys);
     void check_printf(ast::Call &call, const FunctionDescriptor &fn);
     void check_printa(ast::Call &call);
+    std::optional<int64_t> constant_parameter(ast::Call &call, const ConstantParameter &p,
+                                              const char *function, int64_t min, int64_t max,
+                                              const char *expected);
     std::vector<int64_t> check_lquantize(ast::Call &call);
     std::vector<int64_t> check_llquantize(ast::Call &call);
     AggregationInfo *aggregation_argument(ast::Expr &arg, const std::string &function,

@@ -258,16 +258,30 @@ void Checker::check_aggregation_assign(Assign &assign, Aggregation &agg,
     }
 }
 
-namespace {
+namespace {} // namespace
 
-struct ConstantParameter {
-    size_t index; // in the call's arguments
-    const char *type_code;
-    const char *value_code;
-    const char *what;
-};
-
-} // namespace
+// One constant parameter of lquantize/llquantize: an integer constant within
+// [min, max], reported with the function's own codes and words.
+std::optional<int64_t> Checker::constant_parameter(Call &call, const ConstantParameter &p,
+                                                   const char *function, int64_t min, int64_t max,
+                                                   const char *expected) {
+    Expr &arg = *call.arguments[p.index];
+    const Type *type = check(arg);
+    if (!type)
+        return std::nullopt;
+    if (!is_integer(type)) {
+        error(p.type_code, arg.range,
+              std::string(function) + " " + p.what + " must be an integer, not " + quote(type));
+        return std::nullopt;
+    }
+    std::optional<int64_t> value = constant_value(arg);
+    if (!value || *value < min || *value > max) {
+        error(p.value_code, arg.range,
+              std::string(function) + " " + p.what + " must be " + expected);
+        return std::nullopt;
+    }
+    return value;
+}
 
 // lquantize(value, lower, upper [, step [, increment]]): the bounds and step
 // are constants that fix the histogram's buckets.
@@ -284,23 +298,9 @@ std::vector<int64_t> Checker::check_lquantize(Call &call) {
         return {};
     }
     check(*call.arguments[0]);
-    auto parameter = [&](const ConstantParameter &p) -> std::optional<int64_t> {
-        Expr &arg = *call.arguments[p.index];
-        const Type *type = check(arg);
-        if (!type)
-            return std::nullopt;
-        if (!is_integer(type)) {
-            error(p.type_code, arg.range,
-                  std::string("lquantize() ") + p.what + " must be an integer, not " + quote(type));
-            return std::nullopt;
-        }
-        std::optional<int64_t> value = constant_value(arg);
-        if (!value || *value < INT32_MIN || *value > INT32_MAX) {
-            error(p.value_code, arg.range,
-                  std::string("lquantize() ") + p.what + " must be a constant 32-bit integer");
-            return std::nullopt;
-        }
-        return value;
+    auto parameter = [&](const ConstantParameter &p) {
+        return constant_parameter(call, p, "lquantize()", INT32_MIN, INT32_MAX,
+                                  "a constant 32-bit integer");
     };
     std::optional<int64_t> lower =
         parameter({1, "D_LQUANT_BASETYPE", "D_LQUANT_BASEVAL", "lower bound (argument #2)"});
@@ -358,24 +358,9 @@ std::vector<int64_t> Checker::check_llquantize(Call &call) {
         return {};
     }
     check(*call.arguments[0]);
-    auto parameter = [&](const ConstantParameter &p) -> std::optional<int64_t> {
-        Expr &arg = *call.arguments[p.index];
-        const Type *type = check(arg);
-        if (!type)
-            return std::nullopt;
-        if (!is_integer(type)) {
-            error(p.type_code, arg.range,
-                  std::string("llquantize() ") + p.what + " must be an integer, not " +
-                      quote(type));
-            return std::nullopt;
-        }
-        std::optional<int64_t> value = constant_value(arg);
-        if (!value || *value < 0 || *value > UINT16_MAX) {
-            error(p.value_code, arg.range,
-                  std::string("llquantize() ") + p.what + " must be a constant from 0 to 65535");
-            return std::nullopt;
-        }
-        return value;
+    auto parameter = [&](const ConstantParameter &p) {
+        return constant_parameter(call, p, "llquantize()", 0, UINT16_MAX,
+                                  "a constant from 0 to 65535");
     };
     std::optional<int64_t> factor =
         parameter({1, "D_LLQUANT_FACTORTYPE", "D_LLQUANT_FACTORVAL", "factor (argument #2)"});
