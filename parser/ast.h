@@ -22,6 +22,22 @@ struct Node {
     virtual ~Node() = default;
 };
 
+// `node.as<Binary>()`: a downcast checked against the `kind` tag of a node
+// family (Expr, Stmt); null when the node is of another kind.
+template <typename Family>
+struct KindCast {
+    template <typename T>
+    T *as() {
+        auto *self = static_cast<Family *>(this);
+        return self->kind == T::kKind ? static_cast<T *>(self) : nullptr;
+    }
+    template <typename T>
+    const T *as() const {
+        auto *self = static_cast<const Family *>(this);
+        return self->kind == T::kKind ? static_cast<const T *>(self) : nullptr;
+    }
+};
+
 // ---------------------------------------------------------------------------
 // Types as written: declaration specifiers plus declarators, folded into a tree.
 
@@ -118,7 +134,7 @@ enum class AssignOp { Assign, Mul, Div, Mod, Add, Sub, Shl, Shr, And, Xor, Or };
 
 enum class VariableScope { Global, Thread /* self-> */, Clause /* this-> */ };
 
-struct Expr : Node {
+struct Expr : Node, KindCast<Expr> {
     enum class Kind {
         IntegerLiteral,
         StringLiteral,
@@ -141,15 +157,6 @@ struct Expr : Node {
     explicit Expr(Kind k) : kind(k) {}
     const Kind kind;
     const sema::Type *type = nullptr; // set by the semantic checker
-
-    template <typename T>
-    T *as() {
-        return kind == T::kKind ? static_cast<T *>(this) : nullptr;
-    }
-    template <typename T>
-    const T *as() const {
-        return kind == T::kKind ? static_cast<const T *>(this) : nullptr;
-    }
 };
 
 struct IntegerLiteral : Expr {
@@ -286,19 +293,10 @@ struct Xlate : Expr {
 struct Stmt;
 using StmtPtr = std::unique_ptr<Stmt>;
 
-struct Stmt : Node {
+struct Stmt : Node, KindCast<Stmt> {
     enum class Kind { Expression, If, Block, Empty };
     explicit Stmt(Kind k) : kind(k) {}
     const Kind kind;
-
-    template <typename T>
-    T *as() {
-        return kind == T::kKind ? static_cast<T *>(this) : nullptr;
-    }
-    template <typename T>
-    const T *as() const {
-        return kind == T::kKind ? static_cast<const T *>(this) : nullptr;
-    }
 };
 
 struct ExpressionStmt : Stmt {
