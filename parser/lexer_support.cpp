@@ -29,10 +29,9 @@ void advance(LexerContext &ctx, const char *text, size_t length) {
     r.end = {ctx.line, ctx.column};
 }
 
-void retreat(LexerContext &ctx, const char *text, size_t length) {
+void retreat(LexerContext &ctx, size_t length) {
     // Only used on single-line words, so the line does not change.
     size_t given_back = size_t(ctx.token_range.end.column - ctx.token_range.begin.column) - length;
-    (void)text;
     ctx.offset -= given_back;
     ctx.column -= uint32_t(given_back);
     ctx.token_range.end.column -= uint32_t(given_back);

@@ -10,7 +10,7 @@ namespace dtx::parser {
 // Moves the position over the matched text and records it as the token range.
 void advance(LexerContext &ctx, const char *text, size_t length);
 // Undoes advance() for the characters yyless() gave back: the token is now `length` long.
-void retreat(LexerContext &ctx, const char *text, size_t length);
+void retreat(LexerContext &ctx, size_t length);
 
 // At the outer scope: if the word begins a declaration (a keyword or type name
 // such as `int`, `typedef`, `inline`, `self`), the length of that first word;
