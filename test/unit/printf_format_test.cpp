@@ -410,7 +410,7 @@ TEST(PrintfFormat, GroupingInCLocaleIsPlain) {
 TEST(PrintfFormat, GroupingUsesLcNumeric) {
     locale_t english = newlocale(LC_NUMERIC_MASK, "en_US.UTF-8", static_cast<locale_t>(0));
     if (english == static_cast<locale_t>(0))
-        GTEST_SKIP() << "en_US.UTF-8 locale not installed";
+        GTEST_SKIP() << "skipped: the en_US.UTF-8 locale is not installed";
     locale_t previous = uselocale(english);
     std::string grouped = dprintf("%'d %'u %'.2f", {i32(123456789), u64(1234567), dbl(1234.5)});
     uselocale(previous);
