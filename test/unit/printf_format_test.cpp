@@ -597,7 +597,7 @@ TEST_F(PrintfTimeTest, WallTimestamp) {
 TEST_F(PrintfTimeTest, WallTimestampIsLocalTime) {
     set_time_zone("America/Los_Angeles");
     if (dprintf("%Y", {u64(0)}) == "1970 Jan  1 00:00:00")
-        GTEST_SKIP() << "time zone data not installed";
+        GTEST_SKIP() << "skipped: time zone data is not installed";
     // dtrace-utils tst.printY.sh runs with TZ=US/Pacific.
     EXPECT_EQ(dprintf("%Y", {u64(0)}), "1969 Dec 31 16:00:00");
 }
