@@ -1,0 +1,81 @@
+// The run-time library: D's string functions, written once in BPF C
+// (codegen/runtime/dtx_runtime.c, whose comments give each one's semantics),
+// compiled to LLVM bitcode at build time, embedded in dtx, and linked into
+// each program's module with only the functions the module calls.
+//
+// The code generator
+//   1. declares a function with runtime_function(module, "dtx_rt_strjoin")
+//      and calls it like any static function (with a debug location);
+//   2. once the module's IR is complete, and before BpfDebugInfo::finalize(),
+//      links the library: link_runtime_library(module, debug_info).
+//
+// The functions, all returning int64_t; `size` is the D strsize, which must
+// be a constant at the call site, and every string buffer holds `size` bytes
+// (pointers into map values, e.g. the per-CPU scratch area):
+//   dtx_rt_strlen(s, size)                       -> length
+//   dtx_rt_strcmp(a, b, size)                    -> <0, 0, >0 (unsigned bytes)
+//   dtx_rt_strjoin(dst, a, b, size)              -> 1
+//   dtx_rt_substr(dst, s, index, length, size)   -> 1
+//   dtx_rt_index(s, sub, start, size)            -> position or -1
+//   dtx_rt_rindex(s, sub, start, size)           -> position or -1
+//   dtx_rt_strchr(dst, s, c, size)               -> 1, or 0 for NULL
+//   dtx_rt_strrchr(dst, s, c, size)              -> 1, or 0 for NULL
+//   dtx_rt_strstr(dst, s, sub, size)             -> 1, or 0 for NULL
+//   dtx_rt_basename(dst, s, size)                -> 1
+//   dtx_rt_dirname(dst, s, size)                 -> 1
+//   dtx_rt_lltostr(dst, value, base, size)       -> 1, or 0 for an invalid base
+//   dtx_rt_toupper(dst, s, size)                 -> 1
+//   dtx_rt_tolower(dst, s, size)                 -> 1
+//   dtx_rt_strtok(dst, s_or_null, delimiters, state, size)
+//                                                -> 1, or 0 for NULL (no token)
+// A function returning 0 for NULL leaves the empty string in dst. `dst` must
+// not overlap the inputs. Omitted optional arguments are passed as
+// kRuntimeOmittedArgument. strtok's `state` is runtime_strtok_state_size(size)
+// bytes, zeroed before its first use, kept by the caller between calls.
+//
+// The library needs bpf_loop (kernel 5.17) and bpf_probe_read_kernel_str
+// (5.5), which every tracing program type may call. The verifier checks each
+// call site on its own; test/unit/runtime_library_test.cpp prints what each
+// function costs it (all fifteen in one program: about 90,000 of the
+// 1,000,000 instructions it processes at most).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace llvm {
+class Function;
+class Module;
+} // namespace llvm
+
+namespace dtx::codegen {
+
+class BpfDebugInfo;
+
+// What the code passes for an omitted optional argument: substr's length,
+// index's and rindex's start, lltostr's base.
+inline constexpr int64_t kRuntimeOmittedArgument = INT64_MAX;
+
+// The size of strtok's state for strings of `strsize` bytes: the position
+// reached, the delimiter set, then a copy of the string being split.
+constexpr uint64_t runtime_strtok_state_size(uint64_t strsize) {
+    return 40 + strsize;
+}
+
+// Links the run-time functions that `module` declares (by name, "dtx_rt_...",
+// e.g. through runtime_function()) into it, and gives each function linked
+// in its BTF through debug_info.define_static_function(). Call it after the
+// last call to a run-time function is generated, and before
+// debug_info.finalize(); calling it again links what was declared since.
+// The linker replaces each declaration with a new function: pointers to the
+// declarations are invalid afterwards (look the functions up by name).
+// Returns an error text, or an empty string.
+std::string link_runtime_library(llvm::Module &module, BpfDebugInfo &debug_info);
+
+// The declaration (or, once linked, the definition) of run-time function
+// `name` in `module`, with the library's signature; null if the library has
+// no such function.
+llvm::Function *runtime_function(llvm::Module &module, std::string_view name);
+
+} // namespace dtx::codegen
