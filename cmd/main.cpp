@@ -4,12 +4,15 @@
 
 #include "cmd/options.h"
 #include "cmd/program_sources.h"
+#include "libtrace/session.h"
 #include "parser/ast_dump.h"
 #include "parser/parser.h"
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
+#include <cerrno>
+#include <cstring>
+#include <sstream>
 #include <iostream>
 
 namespace {
@@ -56,27 +59,63 @@ int run(const dtx::cmd::Options &options) {
     if (diagnostics.has_errors())
         return kExitError;
 
-    std::ofstream output_file;
-    std::ostream *out = &std::cout;
+    FILE *out = stdout;
     if (!options.output_file.empty()) {
-        output_file.open(options.output_file, std::ios::app);
-        if (!output_file) {
-            std::cerr << "dtx: failed to open output file " << options.output_file << '\n';
+        out = std::fopen(options.output_file.c_str(), "a");
+        if (!out) {
+            std::cerr << "dtx: failed to open output file " << options.output_file << ": "
+                      << std::strerror(errno) << '\n';
             return kExitError;
         }
-        out = &output_file;
     }
-    if (wants_dump(options, "ast"))
-        dtx::ast::dump(*out, program);
+    if (wants_dump(options, "ast")) {
+        std::ostringstream text;
+        dtx::ast::dump(text, program);
+        std::fputs(text.str().c_str(), out);
+    }
 
-    if (options.compile_only)
+    bool wants_code = wants_dump(options, "ir") || wants_dump(options, "bpf");
+    if (options.compile_only && !wants_code)
         return kExitSuccess;
     if (options.list) {
         std::cerr << "dtx: probe listing is not implemented in this version\n";
         return kExitError;
     }
-    std::cerr << "dtx: this version of dtx compiles D programs (-e) but cannot trace yet\n";
-    return kExitError;
+    if (!options.commands.empty() || !options.pids.empty()) {
+        std::cerr << "dtx: -c and -p are not implemented in this version\n";
+        return kExitError;
+    }
+
+    dtx::trace::SessionOptions session_options;
+    session_options.quiet = options.quiet;
+    session_options.zero_matches_allowed = options.zero_matches_ok;
+    session_options.verbose = options.verbose;
+    for (const auto &[name, value] : options.xopts)
+        session_options.options.emplace_back(name, value.value_or(""));
+    session_options.macro_arguments = options.macro_args;
+    session_options.dump_stages = options.dump_stages;
+    session_options.out = out;
+    std::vector<dtx::trace::ProgramUnit> units;
+    for (const dtx::cmd::LoadedSource &source : loaded.sources) {
+        // dtrace names a -n program by its text up to the first '{', '/' or ';'.
+        const std::string &text = source.file->text();
+        std::string description = text.substr(0, text.find_first_of("{/;"));
+        units.push_back({source.file.get(), source.from_command_line
+                                                ? "description '" + description + "'"
+                                                : "script '" + source.file->name() + "'"});
+    }
+    dtx::trace::Session session(session_options);
+    dtx::DiagnosticEngine compile_diagnostics;
+    bool compiled = session.compile(program, units, compile_diagnostics);
+    compile_diagnostics.render(std::cerr);
+    if (!compiled)
+        return kExitError;
+    if (options.compile_only)
+        return kExitSuccess;
+    int status = session.run();
+    if (out != stdout)
+        std::fclose(out);
+    return status;
 }
 
 } // namespace

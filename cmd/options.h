@@ -14,7 +14,7 @@
 namespace dtx::cmd {
 
 // The stages --dump can show, in pipeline order. Each later pass adds its own.
-inline constexpr std::array<std::string_view, 1> known_dump_stages = {"ast"};
+inline constexpr std::array<std::string_view, 3> known_dump_stages = {"ast", "ir", "bpf"};
 
 // One program given on the command line. The probe-field kinds (-P -m -f -n -i)
 // all carry a probe description optionally followed by `/predicate/` and

@@ -285,9 +285,9 @@ TEST(Options, DumpAcceptsEveryKnownStage) {
 
 TEST(Options, DumpRejectsUnknownAndEmptyStages) {
     EXPECT_EQ(parse_error({"--dump=ast,asm", "-n", "BEGIN"}),
-              "unknown --dump stage 'asm' (known: ast)");
+              "unknown --dump stage 'asm' (known: ast, ir, bpf)");
     EXPECT_EQ(parse_error({"--dump=ast,", "-n", "BEGIN"}),
-              "unknown --dump stage '' (known: ast)");
+              "unknown --dump stage '' (known: ast, ir, bpf)");
 }
 
 TEST(Options, DumpNeedsAnArgument) {

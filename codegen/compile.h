@@ -1,0 +1,62 @@
+// The compiler's pipeline after semantic analysis, in one place:
+//   lower the checked AST to LLVM IR (one function per clause, one entry
+//   program per trampoline, the ERROR path, maps and globals)
+//   -> link the run-time library -> optimize -> BPF ELF object in memory,
+// plus the ProgramDescription the consumer decodes records with.
+#pragma once
+
+#include "codegen/sema.h"
+#include "codegen/trampoline.h"
+#include "libtrace/probe.h"
+#include "libtrace/program_description.h"
+#include "parser/ast.h"
+#include "parser/diagnostics.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string_view>
+#include <string>
+#include <vector>
+
+namespace dtx::codegen {
+
+struct CompileOptions {
+    uint64_t strsize = 256;
+    uint64_t aggsize = 4 << 20;    // bytes of aggregation data, sizes the maps
+    uint64_t dynvarsize = 1 << 20; // bytes of associative-array and thread-local data
+    uint32_t stackframes = 20;     // stack() depth when not given
+    uint64_t bufsize = 4 << 20;    // the ring buffer (rounded up to a power of two)
+    // Kernel struct member offsets from BTF, for built-ins that read the
+    // current task (ppid, vtimestamp): ("task_struct", "real_parent") -> bytes.
+    std::function<std::optional<uint64_t>(std::string_view type, std::string_view member)>
+        kernel_member_offset;
+    // Quiet output (-q): a clause that records no action writes no record.
+    bool quiet = false;
+    bool want_ir = false;          // keep the IR text (--dump=ir)
+    bool want_assembly = false;    // keep the BPF assembly (--dump=bpf)
+};
+
+struct CompileInput {
+    ast::Program &program;
+    const sema::CheckedProgram &checked;
+    // For each clause (program order), the probes its descriptions enabled.
+    std::vector<std::vector<const trace::Probe *>> clause_probes;
+    std::vector<TrampolineSpec> trampolines;
+    const trace::ProbeTable &probes;
+};
+
+struct CompiledProgram {
+    std::vector<char> object; // BPF ELF image
+    trace::ProgramDescription description;
+    std::string ir;       // with want_ir
+    std::string assembly; // with want_assembly
+};
+
+// Errors (constructs that cannot be lowered, LLVM backend errors) go to
+// `diags` with the clause's location; the result is then empty.
+std::optional<CompiledProgram> compile_program(const CompileInput &input,
+                                               const CompileOptions &options,
+                                               DiagnosticEngine &diags);
+
+} // namespace dtx::codegen

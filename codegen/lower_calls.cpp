@@ -1,0 +1,509 @@
+// Calls: data-recording actions (their values go into the clause's record,
+// described for the consumer), subroutines (string functions through the
+// run-time library, copyin, rand, byte order...), and aggregating functions
+// (per-CPU map updates with the state layouts of libtrace/aggregation.h).
+#include "codegen/lowering.h"
+
+#include "codegen/runtime_library.h"
+
+#include <linux/bpf.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/Intrinsics.h>
+
+namespace dtx::codegen {
+
+namespace {
+
+constexpr uint32_t kRecordMaskOffset = sizeof(trace::RecordHeader);
+
+// Sentinels the run-time library takes for omitted optional arguments.
+constexpr int64_t kOmitted = INT64_MAX;
+
+const ast::Expr &argument(const ast::Call &call, size_t i) {
+    return *call.arguments.at(i);
+}
+
+std::string aggregation_name(const ast::Expr &expr) {
+    if (auto *agg = expr.as<ast::Aggregation>())
+        return agg->name;
+    return "";
+}
+
+} // namespace
+
+llvm::Value *Lowering::runtime_call(std::string_view name, std::vector<llvm::Value *> args) {
+    llvm::Function *function = runtime_function(*module_, name);
+    llvm::FunctionType *type = function->getFunctionType();
+    for (size_t i = 0; i < args.size() && i < type->getNumParams(); i++) {
+        llvm::Type *want = type->getParamType(i);
+        llvm::Value *&arg = args[i];
+        if (want->isPointerTy() && !arg->getType()->isPointerTy())
+            arg = ir_.CreateIntToPtr(arg, want);
+        else if (want->isIntegerTy() && arg->getType()->isPointerTy())
+            arg = ir_.CreatePtrToInt(arg, want);
+        else if (want->isIntegerTy() && arg->getType() != want)
+            arg = ir_.CreateSExtOrTrunc(arg, want);
+    }
+    llvm::Value *result = ir_.CreateCall(function, args);
+    if (result->getType()->isIntegerTy() && result->getType() != i64())
+        result = ir_.CreateSExt(result, i64());
+    return result;
+}
+
+llvm::Value *Lowering::record_address(ClauseState &state, uint32_t offset) {
+    return at(state.dctx, record_area_offset() + offset);
+}
+
+uint32_t Lowering::record_action(ClauseState &state, trace::ActionDescription action) {
+    uint32_t bit = state.action_count++;
+    if (bit >= 64) {
+        error(action.location, "a clause may record at most 64 actions");
+        bit = 63;
+    }
+    llvm::Value *mask_address = record_address(state, kRecordMaskOffset);
+    store64(ir_.CreateOr(load64(mask_address), const64(uint64_t{1} << bit)), mask_address);
+    state.description->actions.push_back(std::move(action));
+    return bit;
+}
+
+// Fills `buffer` with the current kernel stack (frames * 8 bytes, zero after
+// the last frame). Without a program context there is no stack to take.
+llvm::Value *Lowering::stack_into(llvm::Value *buffer, uint32_t frames, bool user,
+                                  ClauseState &state) {
+    zero(buffer, frames * 8);
+    if (!state.ctx)
+        return buffer;
+    call_helper(BPF_FUNC_get_stack, i64(),
+                {state.ctx, buffer, ir_.getInt32((frames - 1) * 8),
+                 const64(user ? BPF_F_USER_STACK : 0)});
+    return buffer;
+}
+
+Value Lowering::lower_call(const ast::Call &call, bool statement, ClauseState &state) {
+    const std::string &name = call.function;
+    const sema::Type *type = call.type;
+    auto record_value = [&](trace::ActionDescription &action, const ast::Expr &arg) {
+        Value v = lower(arg, state);
+        if (!v.value->getType()->isPointerTy())
+            v.value = normalize(v.value, v.type);
+        trace::ValueLayout layout = layout_of(v.type, state.record_offset);
+        state.record_offset += layout.size;
+        if (state.record_offset <= record_area_limit_)
+            store_value(v, record_address(state, layout.offset));
+        action.values.push_back(layout);
+    };
+    auto aggregation_id = [&](const ast::Expr &arg) -> uint32_t {
+        auto it = aggregations_.find(aggregation_name(arg));
+        if (it == aggregations_.end()) {
+            error(arg.range, "internal error: unknown aggregation");
+            return 0;
+        }
+        return it->second.description.id;
+    };
+
+    // --- actions ------------------------------------------------------------
+    if (name == "trace" || name == "printf" || name == "printa" || name == "exit" ||
+        name == "clear" || name == "trunc" || name == "normalize" || name == "denormalize" ||
+        name == "setopt" || (name == "stack" && statement)) {
+        trace::ActionDescription action;
+        action.location = call.range;
+        if (name == "trace") {
+            action.kind = trace::ActionKind::Trace;
+            record_value(action, argument(call, 0));
+        } else if (name == "printf") {
+            action.kind = trace::ActionKind::Printf;
+            auto *format = argument(call, 0).as<ast::StringLiteral>();
+            if (!format) {
+                error(call.range, "printf() needs a constant format string");
+                return {const64(0), type};
+            }
+            action.format = format->value;
+            trace::FormatParseResult parsed = trace::parse_format(format->value);
+            action.parsed_format = parsed.format;
+            for (size_t i = 1; i < call.arguments.size(); i++)
+                record_value(action, argument(call, i));
+        } else if (name == "printa") {
+            action.kind = trace::ActionKind::Printa;
+            size_t first = 0;
+            if (auto *format = argument(call, 0).as<ast::StringLiteral>()) {
+                action.format = format->value;
+                action.parsed_format = trace::parse_format(format->value).format;
+                first = 1;
+            }
+            for (size_t i = first; i < call.arguments.size(); i++)
+                action.aggregations.push_back(aggregation_id(argument(call, i)));
+        } else if (name == "exit") {
+            action.kind = trace::ActionKind::Exit;
+            record_value(action, argument(call, 0));
+            // Nothing but END runs after exit(), as in DTrace.
+            llvm::StoreInst *store = ir_.CreateStore(
+                ir_.getInt32(uint32_t(trace::Activity::Draining)), activity_);
+            store->setVolatile(true);
+        } else if (name == "stack") {
+            action.kind = trace::ActionKind::Stack;
+            uint32_t frames = options_.stackframes;
+            if (!call.arguments.empty())
+                if (auto n = sema::integer_constant(argument(call, 0), input_.checked))
+                    frames = uint32_t(std::clamp<int64_t>(*n, 1, 127));
+            trace::ValueLayout layout;
+            layout.kind = trace::ValueKind::KernelStack;
+            layout.offset = state.record_offset;
+            layout.size = (frames + 1) * 8;
+            state.record_offset += layout.size;
+            if (state.record_offset <= record_area_limit_)
+                stack_into(record_address(state, layout.offset), frames + 1, false, state);
+            action.values.push_back(layout);
+        } else if (name == "setopt") {
+            action.kind = trace::ActionKind::Setopt;
+            auto *option = argument(call, 0).as<ast::StringLiteral>();
+            auto *value = call.arguments.size() > 1 ? argument(call, 1).as<ast::StringLiteral>()
+                                                    : nullptr;
+            if (!option || (call.arguments.size() > 1 && !value)) {
+                error(call.range, "setopt() needs constant strings");
+                return {const64(0), type};
+            }
+            action.option_name = option->value;
+            action.option_value = value ? value->value : "";
+        } else {
+            action.aggregations.push_back(aggregation_id(argument(call, 0)));
+            if (name == "clear") {
+                action.kind = trace::ActionKind::Clear;
+            } else if (name == "denormalize") {
+                action.kind = trace::ActionKind::Denormalize;
+            } else if (name == "normalize") {
+                action.kind = trace::ActionKind::Normalize;
+                record_value(action, argument(call, 1));
+            } else {
+                action.kind = trace::ActionKind::Trunc;
+                if (call.arguments.size() > 1)
+                    record_value(action, argument(call, 1));
+            }
+        }
+        record_action(state, std::move(action));
+        return {const64(0), type};
+    }
+
+    // --- subroutines ----------------------------------------------------------
+    auto string_arg = [&](size_t i) { return lower(argument(call, i), state).value; };
+    auto int_arg = [&](size_t i) { return lower_scalar(argument(call, i), state); };
+    auto optional_int = [&](size_t i) {
+        return call.arguments.size() > i ? int_arg(i) : const64(uint64_t(kOmitted));
+    };
+    auto string_result = [&]() { return scratch(state, uint32_t(strsize())); };
+    const llvm::Value *size = const64(strsize());
+    llvm::Value *strsize_value = const64(strsize());
+    (void)size;
+
+    if (name == "strlen")
+        return {runtime_call("dtx_rt_strlen", {string_arg(0), strsize_value}), type};
+    if (name == "strjoin") {
+        llvm::Value *a = string_arg(0), *b = string_arg(1), *dst = string_result();
+        runtime_call("dtx_rt_strjoin", {dst, a, b, strsize_value});
+        return {dst, type};
+    }
+    if (name == "substr") {
+        llvm::Value *s = string_arg(0), *index = int_arg(1), *length = optional_int(2);
+        llvm::Value *dst = string_result();
+        runtime_call("dtx_rt_substr", {dst, s, index, length, strsize_value});
+        return {dst, type};
+    }
+    if (name == "index" || name == "rindex") {
+        llvm::Value *s = string_arg(0), *sub = string_arg(1), *start = optional_int(2);
+        return {normalize(runtime_call("dtx_rt_" + name, {s, sub, start, strsize_value}), type),
+                type};
+    }
+    if (name == "strchr" || name == "strrchr" || name == "strstr") {
+        llvm::Value *s = string_arg(0);
+        llvm::Value *what = name == "strstr" ? string_arg(1) : int_arg(1);
+        llvm::Value *dst = string_result();
+        runtime_call("dtx_rt_" + name, {dst, s, what, strsize_value});
+        return {dst, type};
+    }
+    if (name == "basename" || name == "dirname" || name == "toupper" || name == "tolower") {
+        llvm::Value *s = string_arg(0), *dst = string_result();
+        runtime_call("dtx_rt_" + name, {dst, s, strsize_value});
+        return {dst, type};
+    }
+    if (name == "lltostr") {
+        llvm::Value *value = int_arg(0);
+        llvm::Value *base = call.arguments.size() > 1 ? int_arg(1) : const64(10);
+        llvm::Value *dst = string_result();
+        runtime_call("dtx_rt_lltostr", {dst, value, base, strsize_value});
+        return {dst, type};
+    }
+    if (name == "copyinstr") {
+        llvm::Value *address = int_arg(0);
+        llvm::Value *dst = string_result();
+        store64(const64(0), dst);
+        llvm::Value *limit = ir_.getInt32(uint32_t(strsize()));
+        if (call.arguments.size() > 1) {
+            // At most n bytes, and never more than strsize - 1 plus the NUL.
+            llvm::Value *n = ir_.CreateAdd(int_arg(1), const64(1));
+            n = ir_.CreateSelect(ir_.CreateICmpULT(n, const64(strsize())), n, const64(strsize()));
+            limit = ir_.CreateTrunc(n, i32());
+        }
+        llvm::Value *result =
+            call_helper(BPF_FUNC_probe_read_user_str, i64(), {dst, limit, address});
+        fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress,
+                 address);
+        return {dst, type};
+    }
+    if (name == "copyin") {
+        llvm::Value *address = int_arg(0);
+        llvm::Value *length = int_arg(1);
+        uint32_t limit = 4096;
+        llvm::Value *dst = scratch(state, limit);
+        length = ir_.CreateSelect(ir_.CreateICmpULE(length, const64(limit)), length, const64(limit));
+        llvm::Value *result = call_helper(BPF_FUNC_probe_read_user, i64(),
+                                          {dst, ir_.CreateTrunc(length, i32()), address});
+        fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress,
+                 address);
+        return {ir_.CreatePtrToInt(dst, i64()), type};
+    }
+    if (name == "rand")
+        return {ir_.CreateZExt(call_helper(BPF_FUNC_get_prandom_u32, i32(), {}), i64()), type};
+    if (name == "htons" || name == "ntohs" || name == "htonl" || name == "ntohl" ||
+        name == "htonll" || name == "ntohll") {
+        unsigned bits = name.back() == 's' ? 16 : name.ends_with("ll") ? 64 : 32;
+        llvm::Value *value = ir_.CreateTrunc(int_arg(0), ir_.getIntNTy(bits));
+        llvm::Value *swapped = ir_.CreateUnaryIntrinsic(llvm::Intrinsic::bswap, value);
+        return {ir_.CreateZExt(swapped, i64()), type};
+    }
+    if (name == "func" || name == "sym" || name == "mod")
+        return {int_arg(0), type};
+    if (name == "stack") { // as a value: an aggregation key
+        uint32_t frames = options_.stackframes;
+        if (!call.arguments.empty())
+            if (auto n = sema::integer_constant(argument(call, 0), input_.checked))
+                frames = uint32_t(std::clamp<int64_t>(*n, 1, 127));
+        uint32_t bytes = stored_size(type);
+        llvm::Value *buffer = scratch(state, bytes);
+        zero(buffer, bytes);
+        stack_into(buffer, std::min(frames + 1, bytes / 8), false, state);
+        return {buffer, type};
+    }
+    error(call.function_range,
+          "'" + name + "' is not supported by this version of dtx");
+    return {is_memory_value(type) ? string_literal("") : const64(0), type};
+}
+
+namespace {
+
+// Hides a value's origin from LLVM so that it cannot drop the bounds check
+// that follows, which the kernel's verifier needs to see.
+llvm::Value *opaque(llvm::IRBuilder<> &ir, llvm::Value *value) {
+    auto *type = llvm::FunctionType::get(value->getType(), {value->getType()}, false);
+    auto *identity = llvm::InlineAsm::get(type, "", "=r,0", /*hasSideEffects=*/true);
+    return ir.CreateCall(type, identity, {value});
+}
+
+uint64_t power(uint64_t base, unsigned exponent) {
+    uint64_t result = 1;
+    while (exponent--)
+        result *= base;
+    return result;
+}
+
+} // namespace
+
+void Lowering::lower_aggregation(const ast::Assign &assign, ClauseState &state) {
+    const ast::Expr *target = assign.target.get();
+    const std::vector<ast::ExprPtr> *keys = nullptr;
+    if (auto *sub = target->as<ast::Subscript>()) {
+        keys = &sub->indices;
+        target = sub->base.get();
+    }
+    auto found = aggregations_.find(aggregation_name(*target));
+    auto *call = assign.value->as<ast::Call>();
+    if (found == aggregations_.end() || !call) {
+        error(assign.range, "internal error: unknown aggregation");
+        return;
+    }
+    AggregationStorage &storage = found->second;
+    const trace::AggregationDescription &d = storage.description;
+
+    // The key: fields at the offsets the description gives, zero elsewhere.
+    llvm::Value *key = scratch(state, d.key_size);
+    zero(key, d.key_size);
+    if (keys)
+        for (size_t i = 0; i < keys->size() && i < d.key_fields.size(); i++) {
+            Value v = lower(*(*keys)[i], state);
+            const sema::Type *key_type = storage.info->key_types[i];
+            if (!v.value->getType()->isPointerTy())
+                v.value = normalize(v.value, v.type);
+            store_value({v.value, key_type}, at(key, d.key_fields[i].offset));
+        }
+
+    // The value and the weight (the quantize family's optional last argument).
+    llvm::Value *value = const64(0);
+    llvm::Value *increment = const64(1);
+    using K = trace::AggregationKind;
+    if (d.function.kind != K::Count && !call->arguments.empty())
+        value = lower_scalar(argument(*call, 0), state);
+    size_t weight_index = d.function.kind == K::Quantize     ? 1
+                          : d.function.kind == K::Lquantize  ? 4
+                          : d.function.kind == K::Llquantize ? 5
+                                                             : 99;
+    if (d.function.kind == K::Lquantize && call->arguments.size() == 4 &&
+        !sema::integer_constant(argument(*call, 3), input_.checked))
+        weight_index = 3;
+    if (weight_index < call->arguments.size())
+        increment = lower_scalar(argument(*call, weight_index), state);
+
+    llvm::Function *function = ir_.GetInsertBlock()->getParent();
+    llvm::Value *entry = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {storage.map, key});
+    auto *create = llvm::BasicBlock::Create(context_, "agg_new", function);
+    auto *update = llvm::BasicBlock::Create(context_, "agg_update", function);
+    auto *full = llvm::BasicBlock::Create(context_, "agg_full", function);
+    auto *done = llvm::BasicBlock::Create(context_, "agg_done", function);
+    llvm::BasicBlock *lookup_block = ir_.GetInsertBlock();
+    ir_.CreateCondBr(ir_.CreateIsNull(entry), create, update);
+    ir_.SetInsertPoint(create);
+    call_helper(BPF_FUNC_map_update_elem, i64(),
+                {storage.map, key, storage.initial_value, const64(BPF_NOEXIST)});
+    llvm::Value *created = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {storage.map, key});
+    llvm::BasicBlock *create_end = ir_.GetInsertBlock();
+    ir_.CreateCondBr(ir_.CreateIsNull(created), full, update);
+
+    ir_.SetInsertPoint(full);
+    llvm::Value *slot = scratch(state, 8);
+    ir_.CreateStore(ir_.getInt32(uint32_t(trace::DropCounter::Aggregation)), slot);
+    llvm::Value *counter = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {drops_map_, slot});
+    auto *count_drop = llvm::BasicBlock::Create(context_, "agg_drop", function);
+    ir_.CreateCondBr(ir_.CreateIsNull(counter), done, count_drop);
+    ir_.SetInsertPoint(count_drop);
+    store64(ir_.CreateAdd(load64(counter), const64(1)), counter);
+    ir_.CreateBr(done);
+
+    ir_.SetInsertPoint(update);
+    llvm::PHINode *words = ir_.CreatePHI(ptr(), 2);
+    words->addIncoming(entry, lookup_block);
+    words->addIncoming(created, create_end);
+    auto word = [&](unsigned i) { return at(words, uint64_t(i) * 8); };
+    auto add_to = [&](unsigned i, llvm::Value *v) {
+        store64(ir_.CreateAdd(load64(word(i)), v), word(i));
+    };
+    llvm::Value *zero64 = const64(0);
+    switch (d.function.kind) {
+    case K::Count:
+        add_to(0, const64(1));
+        break;
+    case K::Sum:
+        add_to(0, value);
+        break;
+    case K::Avg:
+        add_to(0, const64(1));
+        add_to(1, value);
+        break;
+    case K::Min:
+    case K::Max: {
+        llvm::Value *current = load64(word(0));
+        llvm::Value *better = d.function.kind == K::Min ? ir_.CreateICmpSLT(value, current)
+                                                        : ir_.CreateICmpSGT(value, current);
+        store64(ir_.CreateSelect(better, value, current), word(0));
+        break;
+    }
+    case K::Stddev: {
+        add_to(0, const64(1));
+        add_to(1, value);
+        // Add |value|^2 to the 128-bit sum of squares in words 2 (low) and 3
+        // (high), from 32-bit halves: BPF has no 128-bit multiply.
+        llvm::Value *magnitude = ir_.CreateSelect(ir_.CreateICmpSLT(value, zero64),
+                                                  ir_.CreateSub(zero64, value), value);
+        llvm::Value *lo = ir_.CreateAnd(magnitude, const64(0xffffffff));
+        llvm::Value *hi = ir_.CreateLShr(magnitude, 32);
+        llvm::Value *lo_lo = ir_.CreateMul(lo, lo);
+        llvm::Value *hi_lo = ir_.CreateMul(hi, lo);
+        llvm::Value *hi_hi = ir_.CreateMul(hi, hi);
+        llvm::Value *cross_top = ir_.CreateLShr(hi_lo, 63); // bit 64 of 2*hi*lo
+        llvm::Value *cross = ir_.CreateShl(hi_lo, 1);
+        llvm::Value *low = ir_.CreateAdd(lo_lo, ir_.CreateShl(cross, 32));
+        llvm::Value *carry = ir_.CreateZExt(ir_.CreateICmpULT(low, lo_lo), i64());
+        llvm::Value *high = ir_.CreateAdd(
+            ir_.CreateAdd(hi_hi, ir_.CreateLShr(cross, 32)),
+            ir_.CreateAdd(ir_.CreateShl(cross_top, 32), carry));
+        llvm::Value *old_low = load64(word(2));
+        llvm::Value *new_low = ir_.CreateAdd(old_low, low);
+        llvm::Value *carry2 = ir_.CreateZExt(ir_.CreateICmpULT(new_low, old_low), i64());
+        store64(new_low, word(2));
+        store64(ir_.CreateAdd(load64(word(3)), ir_.CreateAdd(high, carry2)), word(3));
+        break;
+    }
+    case K::Quantize:
+    case K::Lquantize:
+    case K::Llquantize: {
+        llvm::Value *bucket = nullptr;
+        uint64_t bucket_count = trace::data_word_count(d.function);
+        if (d.function.kind == K::Quantize) {
+            llvm::Value *negative = ir_.CreateICmpSLT(value, zero64);
+            llvm::Value *magnitude =
+                ir_.CreateSelect(negative, ir_.CreateSub(zero64, value), value);
+            llvm::Value *leading = ir_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, magnitude,
+                                                             ir_.getFalse());
+            llvm::Value *bits = ir_.CreateSub(const64(64), leading);
+            llvm::Value *capped =
+                ir_.CreateSelect(ir_.CreateICmpUGT(bits, const64(63)), const64(63), bits);
+            llvm::Value *zero_bucket = const64(trace::quantize_zero_bucket);
+            bucket = ir_.CreateSelect(
+                ir_.CreateICmpEQ(value, zero64), zero_bucket,
+                ir_.CreateSelect(negative, ir_.CreateSub(zero_bucket, capped),
+                                 ir_.CreateAdd(zero_bucket, bits)));
+        } else if (d.function.kind == K::Lquantize) {
+            const trace::LinearBuckets &lb = d.function.linear;
+            llvm::Value *lower_bound = const64(uint64_t(int64_t(lb.lower)));
+            llvm::Value *level = ir_.CreateUDiv(ir_.CreateSub(value, lower_bound), const64(lb.step));
+            level = ir_.CreateSelect(ir_.CreateICmpUGT(level, const64(lb.levels)),
+                                     const64(lb.levels), level);
+            bucket = ir_.CreateSelect(ir_.CreateICmpSLT(value, lower_bound), zero64,
+                                      ir_.CreateAdd(level, const64(1)));
+        } else {
+            const trace::LogLinearBuckets &b = d.function.log_linear;
+            const uint64_t factor = b.factor, steps = b.steps;
+            const uint64_t per_magnitude = steps - steps / factor;
+            const uint64_t zero_bucket =
+                1 + uint64_t(b.high_magnitude - b.low_magnitude + 1) * per_magnitude;
+            llvm::Value *negative = ir_.CreateICmpSLT(value, zero64);
+            llvm::Value *magnitude =
+                ir_.CreateSelect(negative, ir_.CreateSub(zero64, value), value);
+            // Outermost first: values at or above factor^(high+1).
+            bucket = ir_.CreateSelect(negative, zero64, const64(2 * zero_bucket));
+            uint64_t offset = 1 + uint64_t(b.high_magnitude - b.low_magnitude) * per_magnitude;
+            for (int m = b.high_magnitude; m >= int(b.low_magnitude); m--) {
+                uint64_t floor = power(factor, unsigned(m));
+                uint64_t ceiling = floor * factor;
+                llvm::Value *slice;
+                if (ceiling % steps == 0)
+                    slice = ir_.CreateUDiv(magnitude, const64(ceiling / steps));
+                else if (steps % ceiling == 0)
+                    slice = ir_.CreateMul(magnitude, const64(steps / ceiling));
+                else
+                    slice = ir_.CreateUDiv(ir_.CreateMul(magnitude, const64(steps)),
+                                           const64(ceiling));
+                llvm::Value *in_magnitude =
+                    ir_.CreateAdd(ir_.CreateSub(slice, const64(steps / factor)), const64(offset));
+                llvm::Value *here = ir_.CreateSelect(
+                    negative, ir_.CreateSub(const64(zero_bucket), in_magnitude),
+                    ir_.CreateAdd(const64(zero_bucket), in_magnitude));
+                bucket = ir_.CreateSelect(ir_.CreateICmpULT(magnitude, const64(ceiling)), here,
+                                          bucket);
+                offset -= per_magnitude;
+            }
+            uint64_t low_floor = power(factor, b.low_magnitude);
+            bucket = ir_.CreateSelect(ir_.CreateICmpULT(magnitude, const64(low_floor)),
+                                      const64(zero_bucket), bucket);
+        }
+        // The verifier must see the bucket bounded before it indexes the value.
+        bucket = opaque(ir_, bucket);
+        auto *in_range = llvm::BasicBlock::Create(context_, "agg_bucket", function);
+        ir_.CreateCondBr(ir_.CreateICmpULT(bucket, const64(bucket_count)), in_range, done);
+        ir_.SetInsertPoint(in_range);
+        llvm::Value *address = at(words, ir_.CreateShl(bucket, 3));
+        store64(ir_.CreateAdd(load64(address), increment), address);
+        break;
+    }
+    }
+    ir_.CreateBr(done);
+    ir_.SetInsertPoint(done);
+}
+
+} // namespace dtx::codegen

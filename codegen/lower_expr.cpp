@@ -1,0 +1,764 @@
+// Expressions: constants, built-in variables, D variables of every scope,
+// operators with C's semantics on normalized i64 values, strings, members
+// and subscripts.
+#include "codegen/lowering.h"
+
+#include <linux/bpf.h>
+
+namespace dtx::codegen {
+
+namespace {
+
+bool is_string_value(const sema::Type *type) {
+    const sema::Type *t = sema::resolve(type);
+    return t && (sema::is_string(t) || sema::is_char_array(t));
+}
+
+bool is_signed_type(const sema::Type *type) {
+    const sema::Type *t = sema::resolve(type);
+    return t && sema::is_integer(t) && t->is_signed;
+}
+
+} // namespace
+
+llvm::Value *Lowering::lower_scalar(const ast::Expr &expr, ClauseState &state) {
+    Value v = lower(expr, state);
+    if (v.value->getType()->isPointerTy())
+        return ir_.CreatePtrToInt(v.value, i64());
+    return v.value;
+}
+
+llvm::Value *Lowering::truth(const ast::Expr &expr, ClauseState &state) {
+    Value v = lower(expr, state);
+    if (v.value->getType()->isPointerTy()) {
+        if (is_string_value(v.type)) // a string is true unless empty
+            return ir_.CreateICmpNE(ir_.CreateLoad(i8(), v.value), ir_.getInt8(0));
+        return ir_.getTrue();
+    }
+    return ir_.CreateICmpNE(v.value, const64(0));
+}
+
+const VariableStorage *Lowering::storage_of(const ast::Expr &target) {
+    const ast::Expr *base = &target;
+    if (auto *sub = target.as<ast::Subscript>())
+        base = sub->base.get();
+    if (auto *id = base->as<ast::Identifier>()) {
+        auto it = globals_storage_.find(id->name);
+        return it == globals_storage_.end() ? nullptr : &it->second;
+    }
+    if (auto *var = base->as<ast::Variable>()) {
+        auto &scope = var->scope == ast::VariableScope::Thread ? thread_storage_ : clause_storage_;
+        auto it = scope.find(var->name);
+        return it == scope.end() ? nullptr : &it->second;
+    }
+    return nullptr;
+}
+
+llvm::Value *Lowering::build_key(const VariableStorage &storage,
+                                 const std::vector<ast::ExprPtr> *keys, ClauseState &state) {
+    // Keys are compared bytewise by the kernel: zero the buffer so that the
+    // bytes after a string's NUL are always the same.
+    llvm::Value *key = scratch(state, storage.key_size);
+    zero(key, storage.key_size);
+    uint32_t offset = 0;
+    if (storage.info->scope == sema::VariableScope::Thread) {
+        llvm::Value *pid_tgid = call_helper(BPF_FUNC_get_current_pid_tgid, i64(), {});
+        store64(ir_.CreateAnd(pid_tgid, const64(0xffffffff)), key);
+        offset = 8;
+    }
+    if (keys) {
+        for (size_t i = 0; i < keys->size(); i++) {
+            const sema::Type *key_type =
+                i < storage.info->key_types.size() ? storage.info->key_types[i] : nullptr;
+            Value v = lower(*(*keys)[i], state);
+            if (!v.value->getType()->isPointerTy() && key_type)
+                v.value = normalize(v.value, key_type);
+            if (key_type && is_string_value(key_type) && !v.value->getType()->isPointerTy())
+                error((*keys)[i]->range, "a string key needs a string value");
+            store_value({v.value, key_type ? key_type : v.type}, at(key, offset));
+            offset += stored_size(key_type ? key_type : v.type);
+        }
+    }
+    return key;
+}
+
+Value Lowering::read_variable(const VariableStorage &storage,
+                              const std::vector<ast::ExprPtr> *keys, const ast::Expr &expr,
+                              ClauseState &state) {
+    const sema::Type *type = storage.info->type;
+    llvm::Value *address = nullptr;
+    switch (storage.kind) {
+    case VariableStorage::Kind::Global:
+        address = at(globals_, storage.offset);
+        break;
+    case VariableStorage::Kind::ClauseLocal:
+        address = at(state.dctx, storage.offset);
+        break;
+    case VariableStorage::Kind::Map: {
+        llvm::Value *key = build_key(storage, keys, state);
+        llvm::Value *entry = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {storage.map, key});
+        // A missing entry reads as zero: 0, or the empty string.
+        if (is_memory_value(type)) {
+            llvm::Value *empty = scratch(state, storage.value_size);
+            zero(empty, storage.value_size);
+            address = ir_.CreateSelect(ir_.CreateIsNull(entry), empty, entry);
+            break;
+        }
+        llvm::Function *function = ir_.GetInsertBlock()->getParent();
+        auto *present = llvm::BasicBlock::Create(context_, "present", function);
+        auto *join = llvm::BasicBlock::Create(context_, "read", function);
+        llvm::BasicBlock *before = ir_.GetInsertBlock();
+        ir_.CreateCondBr(ir_.CreateIsNull(entry), join, present);
+        ir_.SetInsertPoint(present);
+        llvm::Value *loaded = load_integer(entry, type);
+        llvm::BasicBlock *after = ir_.GetInsertBlock();
+        ir_.CreateBr(join);
+        ir_.SetInsertPoint(join);
+        llvm::PHINode *phi = ir_.CreatePHI(i64(), 2);
+        phi->addIncoming(const64(0), before);
+        phi->addIncoming(loaded, after);
+        return {phi, expr.type ? expr.type : type};
+    }
+    }
+    if (is_memory_value(type))
+        return {address, type};
+    return {load_integer(address, type), expr.type ? expr.type : type};
+}
+
+void Lowering::write_variable(const VariableStorage &storage,
+                              const std::vector<ast::ExprPtr> *keys, const Value &value,
+                              bool is_zero_constant, ClauseState &state) {
+    const sema::Type *type = storage.info->type;
+    Value stored = value;
+    if (!stored.value->getType()->isPointerTy())
+        stored.value = normalize(stored.value, type);
+    stored.type = type;
+    switch (storage.kind) {
+    case VariableStorage::Kind::Global:
+        store_value(stored, at(globals_, storage.offset));
+        return;
+    case VariableStorage::Kind::ClauseLocal:
+        store_value(stored, at(state.dctx, storage.offset));
+        return;
+    case VariableStorage::Kind::Map:
+        break;
+    }
+    llvm::Value *key = build_key(storage, keys, state);
+    if (is_zero_constant) { // assigning 0 deletes the entry, as in DTrace
+        call_helper(BPF_FUNC_map_delete_elem, i64(), {storage.map, key});
+        return;
+    }
+    llvm::Function *function = ir_.GetInsertBlock()->getParent();
+    auto *update = llvm::BasicBlock::Create(context_, "update", function);
+    auto *join = llvm::BasicBlock::Create(context_, "stored", function);
+    if (!is_memory_value(type)) {
+        auto *remove = llvm::BasicBlock::Create(context_, "delete", function);
+        ir_.CreateCondBr(ir_.CreateICmpEQ(stored.value, const64(0)), remove, update);
+        ir_.SetInsertPoint(remove);
+        call_helper(BPF_FUNC_map_delete_elem, i64(), {storage.map, key});
+        ir_.CreateBr(join);
+    } else {
+        ir_.CreateBr(update);
+    }
+    ir_.SetInsertPoint(update);
+    llvm::Value *buffer = scratch(state, storage.value_size);
+    if (is_memory_value(type))
+        zero(buffer, storage.value_size);
+    store_value(stored, buffer);
+    llvm::Value *result =
+        call_helper(BPF_FUNC_map_update_elem, i64(), {storage.map, key, buffer, const64(BPF_ANY)});
+    auto *full = llvm::BasicBlock::Create(context_, "full", function);
+    ir_.CreateCondBr(ir_.CreateICmpEQ(result, const64(0)), join, full);
+    ir_.SetInsertPoint(full);
+    llvm::Value *slot = scratch(state, 8);
+    ir_.CreateStore(ir_.getInt32(uint32_t(trace::DropCounter::Dynamic)), slot);
+    llvm::Value *counter = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {drops_map_, slot});
+    auto *count = llvm::BasicBlock::Create(context_, "count_drop", function);
+    ir_.CreateCondBr(ir_.CreateIsNull(counter), join, count);
+    ir_.SetInsertPoint(count);
+    store64(ir_.CreateAdd(load64(counter), const64(1)), counter);
+    ir_.CreateBr(join);
+    ir_.SetInsertPoint(join);
+}
+
+llvm::Value *Lowering::probe_name_field(unsigned field, ClauseState &state) {
+    // The table is built in finish(), once every enabled probe is known.
+    if (!probe_names_[field])
+        probe_names_[field] = new llvm::GlobalVariable(*module_, i64(), false,
+                                                       llvm::GlobalValue::ExternalLinkage,
+                                                       const64(0), "dtx_probe_name_placeholder");
+    llvm::Value *index = load64(at(state.dctx, probe_index_offset()));
+    uint64_t count = std::max<size_t>(dense_probes_.size(), 1);
+    index = ir_.CreateSelect(ir_.CreateICmpULT(index, const64(count)), index, const64(0));
+    return at(probe_names_[field], ir_.CreateMul(index, const64(strsize())));
+}
+
+Value Lowering::lower_builtin(const sema::BuiltinVariable &builtin, const ast::Expr &expr,
+                              ClauseState &state) {
+    std::string_view name = builtin.name;
+    const sema::Type *type = expr.type;
+    if (name.size() == 4 && name.substr(0, 3) == "arg" && name[3] >= '0' && name[3] <= '9')
+        return {load64(at(state.dctx, ClauseContextLayout::args + 8 * (name[3] - '0'))), type};
+    if (name == "execname") {
+        llvm::Value *buffer = scratch(state, uint32_t(strsize()));
+        store64(const64(0), buffer);
+        call_helper(BPF_FUNC_get_current_comm, i64(),
+                    {buffer, ir_.getInt32(uint32_t(std::min<uint64_t>(16, strsize())))});
+        return {buffer, type};
+    }
+    if (name == "pid" || name == "tid") {
+        llvm::Value *pid_tgid = call_helper(BPF_FUNC_get_current_pid_tgid, i64(), {});
+        llvm::Value *v = name == "pid" ? ir_.CreateLShr(pid_tgid, 32)
+                                       : ir_.CreateAnd(pid_tgid, const64(0xffffffff));
+        return {normalize(v, type), type};
+    }
+    if (name == "uid" || name == "gid") {
+        llvm::Value *uid_gid = call_helper(BPF_FUNC_get_current_uid_gid, i64(), {});
+        llvm::Value *v = name == "gid" ? ir_.CreateLShr(uid_gid, 32)
+                                       : ir_.CreateAnd(uid_gid, const64(0xffffffff));
+        return {normalize(v, type), type};
+    }
+    if (name == "cpu")
+        return {ir_.CreateZExt(current_cpu(), i64()), type};
+    if (name == "timestamp" || name == "walltimestamp") {
+        // Cached per firing, so every clause of one firing sees one value.
+        llvm::Value *slot = at(state.dctx, ClauseContextLayout::timestamp);
+        llvm::Value *cached = load64(slot);
+        llvm::Function *function = ir_.GetInsertBlock()->getParent();
+        auto *read = llvm::BasicBlock::Create(context_, "read_clock", function);
+        auto *join = llvm::BasicBlock::Create(context_, "clock", function);
+        llvm::BasicBlock *before = ir_.GetInsertBlock();
+        ir_.CreateCondBr(ir_.CreateICmpEQ(cached, const64(0)), read, join);
+        ir_.SetInsertPoint(read);
+        llvm::Value *now = call_helper(BPF_FUNC_ktime_get_ns, i64(), {});
+        store64(now, slot);
+        ir_.CreateBr(join);
+        ir_.SetInsertPoint(join);
+        llvm::PHINode *phi = ir_.CreatePHI(i64(), 2);
+        phi->addIncoming(cached, before);
+        phi->addIncoming(now, read);
+        if (name == "timestamp")
+            return {phi, type};
+        llvm::LoadInst *offset = ir_.CreateLoad(i64(), walltime_offset_);
+        offset->setVolatile(true);
+        return {ir_.CreateAdd(phi, offset), type};
+    }
+    if (name == "vtimestamp" || name == "ppid") {
+        // Fields of the current task, at offsets taken from kernel BTF.
+        std::optional<uint64_t> first, second;
+        if (options_.kernel_member_offset) {
+            if (name == "ppid") {
+                first = options_.kernel_member_offset("task_struct", "real_parent");
+                second = options_.kernel_member_offset("task_struct", "tgid");
+            } else {
+                first = options_.kernel_member_offset("task_struct", "se");
+                second = options_.kernel_member_offset("sched_entity", "sum_exec_runtime");
+            }
+        }
+        if (!first || !second) {
+            error(expr.range, "'" + std::string(name) +
+                                  "' needs the kernel's BTF (/sys/kernel/btf/vmlinux) to find "
+                                  "the current task's fields");
+            return {const64(0), type};
+        }
+        llvm::Value *task = call_helper(BPF_FUNC_get_current_task, i64(), {});
+        llvm::Value *buffer = scratch(state, 8);
+        store64(const64(0), buffer);
+        if (name == "ppid") {
+            call_helper(BPF_FUNC_probe_read_kernel, i64(),
+                        {buffer, ir_.getInt32(8), ir_.CreateAdd(task, const64(*first))});
+            llvm::Value *parent = load64(buffer);
+            store64(const64(0), buffer);
+            call_helper(BPF_FUNC_probe_read_kernel, i64(),
+                        {buffer, ir_.getInt32(4), ir_.CreateAdd(parent, const64(*second))});
+            return {normalize(load_integer(buffer, type), type), type};
+        }
+        call_helper(BPF_FUNC_probe_read_kernel, i64(),
+                    {buffer, ir_.getInt32(8), ir_.CreateAdd(task, const64(*first + *second))});
+        return {load64(buffer), type};
+    }
+    if (name == "curthread")
+        return {call_helper(BPF_FUNC_get_current_task, i64(), {}), type};
+    if (name == "probeprov" || name == "probemod" || name == "probefunc" || name == "probename") {
+        unsigned field = name == "probeprov"  ? 0
+                         : name == "probemod" ? 1
+                         : name == "probefunc" ? 2
+                                               : 3;
+        return {probe_name_field(field, state), type};
+    }
+    if (name == "epid" || name == "id") {
+        uint32_t offset = name == "epid" ? ClauseContextLayout::epid : ClauseContextLayout::probe_id;
+        return {load64(at(state.dctx, offset)), type};
+    }
+    if (name == "errno")
+        return {normalize(load64(at(state.dctx, ClauseContextLayout::errno_value)), type), type};
+    if (name == "stackdepth") {
+        if (!state.ctx)
+            return {const64(0), type};
+        uint32_t frames = 127;
+        llvm::Value *buffer = scratch(state, frames * 8);
+        llvm::Value *bytes = call_helper(BPF_FUNC_get_stack, i64(),
+                                         {state.ctx, buffer, ir_.getInt32(frames * 8), const64(0)});
+        llvm::Value *depth = ir_.CreateLShr(bytes, 3);
+        return {ir_.CreateSelect(ir_.CreateICmpSLT(bytes, const64(0)), const64(0), depth), type};
+    }
+    error(expr.range, "the built-in variable '" + std::string(name) +
+                          "' is not supported by this version of dtx");
+    return {const64(0), type};
+}
+
+Value Lowering::string_compare(const Value &lhs, const Value &rhs, ast::BinaryOp op) {
+    llvm::Value *cmp = runtime_call("dtx_rt_strcmp", {lhs.value, rhs.value, const64(strsize())});
+    llvm::Value *result = nullptr;
+    switch (op) {
+    case ast::BinaryOp::Lt: result = ir_.CreateICmpSLT(cmp, const64(0)); break;
+    case ast::BinaryOp::Gt: result = ir_.CreateICmpSGT(cmp, const64(0)); break;
+    case ast::BinaryOp::Le: result = ir_.CreateICmpSLE(cmp, const64(0)); break;
+    case ast::BinaryOp::Ge: result = ir_.CreateICmpSGE(cmp, const64(0)); break;
+    case ast::BinaryOp::Eq: result = ir_.CreateICmpEQ(cmp, const64(0)); break;
+    default: result = ir_.CreateICmpNE(cmp, const64(0)); break;
+    }
+    return {ir_.CreateZExt(result, i64()), input_.checked.types->int_type()};
+}
+
+namespace {
+
+// Signed division and remainder on BPF v3, which divides only unsigned:
+// divide the magnitudes, then fix the signs as C does (truncation toward 0).
+llvm::Value *signed_divide(llvm::IRBuilder<> &ir, llvm::Value *a, llvm::Value *b, bool remainder) {
+    llvm::Value *zero = ir.getInt64(0);
+    llvm::Value *a_negative = ir.CreateICmpSLT(a, zero);
+    llvm::Value *b_negative = ir.CreateICmpSLT(b, zero);
+    llvm::Value *abs_a = ir.CreateSelect(a_negative, ir.CreateSub(zero, a), a);
+    llvm::Value *abs_b = ir.CreateSelect(b_negative, ir.CreateSub(zero, b), b);
+    if (remainder) {
+        llvm::Value *r = ir.CreateURem(abs_a, abs_b);
+        return ir.CreateSelect(a_negative, ir.CreateSub(zero, r), r);
+    }
+    llvm::Value *q = ir.CreateUDiv(abs_a, abs_b);
+    return ir.CreateSelect(ir.CreateXor(a_negative, b_negative), ir.CreateSub(zero, q), q);
+}
+
+} // namespace
+
+static llvm::Value *arithmetic(Lowering &l, ast::BinaryOp op, llvm::Value *a, llvm::Value *b,
+                               const sema::Type *type, ClauseState &state, const sema::Type *lhs) {
+    llvm::IRBuilder<> &ir = l.ir();
+    bool is_signed = is_signed_type(type);
+    switch (op) {
+    case ast::BinaryOp::Add: return ir.CreateAdd(a, b);
+    case ast::BinaryOp::Sub: return ir.CreateSub(a, b);
+    case ast::BinaryOp::Mul: return ir.CreateMul(a, b);
+    case ast::BinaryOp::Div:
+    case ast::BinaryOp::Mod: {
+        l.fault_if(state, ir.CreateICmpEQ(b, ir.getInt64(0)), trace::FaultKind::DivideByZero,
+                   nullptr);
+        bool remainder = op == ast::BinaryOp::Mod;
+        if (is_signed)
+            return signed_divide(ir, a, b, remainder);
+        return remainder ? ir.CreateURem(a, b) : ir.CreateUDiv(a, b);
+    }
+    case ast::BinaryOp::Shl: return ir.CreateShl(a, ir.CreateAnd(b, ir.getInt64(63)));
+    case ast::BinaryOp::Shr:
+        return is_signed_type(lhs) ? ir.CreateAShr(a, ir.CreateAnd(b, ir.getInt64(63)))
+                                   : ir.CreateLShr(a, ir.CreateAnd(b, ir.getInt64(63)));
+    case ast::BinaryOp::BitAnd: return ir.CreateAnd(a, b);
+    case ast::BinaryOp::BitOr: return ir.CreateOr(a, b);
+    case ast::BinaryOp::BitXor: return ir.CreateXor(a, b);
+    default: return a;
+    }
+}
+
+Value Lowering::lower_assign(const ast::Assign &assign, ClauseState &state) {
+    const VariableStorage *storage = storage_of(*assign.target);
+    if (!storage) {
+        error(assign.target->range, "this assignment target is not supported by this version of dtx");
+        return {const64(0), assign.type};
+    }
+    const std::vector<ast::ExprPtr> *keys = nullptr;
+    if (auto *sub = assign.target->as<ast::Subscript>())
+        keys = &sub->indices;
+    const sema::Type *type = storage->info->type;
+    Value value;
+    bool zero_constant = false;
+    if (assign.op == ast::AssignOp::Assign) {
+        value = lower(*assign.value, state);
+        std::optional<int64_t> constant = sema::integer_constant(*assign.value, input_.checked);
+        zero_constant = constant && *constant == 0 && !is_memory_value(type);
+    } else {
+        Value current = read_variable(*storage, keys, *assign.target, state);
+        llvm::Value *rhs = lower_scalar(*assign.value, state);
+        static constexpr ast::BinaryOp kOps[] = {
+            ast::BinaryOp::Add,    ast::BinaryOp::Mul, ast::BinaryOp::Div,    ast::BinaryOp::Mod,
+            ast::BinaryOp::Add,    ast::BinaryOp::Sub, ast::BinaryOp::Shl,    ast::BinaryOp::Shr,
+            ast::BinaryOp::BitAnd, ast::BinaryOp::BitXor, ast::BinaryOp::BitOr};
+        ast::BinaryOp op = kOps[size_t(assign.op)];
+        const sema::Type *op_type = sema::is_integer(sema::resolve(assign.value->type))
+                                        ? sema::usual_arithmetic(*input_.checked.types, type,
+                                                                 assign.value->type)
+                                        : type;
+        if (sema::is_pointer(sema::resolve(type)) &&
+            (op == ast::BinaryOp::Add || op == ast::BinaryOp::Sub)) {
+            const sema::Type *pointee = sema::resolve(sema::resolve(type)->element);
+            uint64_t scale = pointee && pointee->size ? pointee->size : 1;
+            rhs = ir_.CreateMul(rhs, const64(scale));
+            op_type = type;
+        }
+        value = {normalize(arithmetic(*this, op, current.value, rhs, op_type, state, type), type),
+                 type};
+    }
+    write_variable(*storage, keys, value, zero_constant, state);
+    if (value.value->getType()->isPointerTy())
+        return {value.value, type};
+    return {normalize(value.value, type), type};
+}
+
+Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
+    const sema::Type *type = expr.type;
+    if (sema::is_integer(sema::resolve(type)) && expr.kind != ast::Expr::Kind::Assign &&
+        expr.kind != ast::Expr::Kind::Call) {
+        if (std::optional<int64_t> constant = sema::integer_constant(expr, input_.checked))
+            return {normalize(const64(uint64_t(*constant)), type), type};
+    }
+    switch (expr.kind) {
+    case ast::Expr::Kind::IntegerLiteral:
+        return {normalize(const64(expr.as<ast::IntegerLiteral>()->value), type), type};
+    case ast::Expr::Kind::StringLiteral:
+        return {string_literal(expr.as<ast::StringLiteral>()->value), type};
+    case ast::Expr::Kind::Identifier:
+    case ast::Expr::Kind::MacroArgument: {
+        auto it = input_.checked.resolutions.find(&expr);
+        if (it == input_.checked.resolutions.end()) {
+            error(expr.range, "internal error: unresolved name");
+            return {const64(0), type};
+        }
+        const sema::Resolution &r = it->second;
+        switch (r.kind) {
+        case sema::Resolution::Kind::Builtin:
+            return lower_builtin(*r.builtin, expr, state);
+        case sema::Resolution::Kind::Constant:
+            if (r.text)
+                return {string_literal(*r.text), type};
+            return {normalize(const64(uint64_t(r.value)), type), type};
+        case sema::Resolution::Kind::Inline: {
+            Value v = lower(*r.inline_definition->value, state);
+            if (!v.value->getType()->isPointerTy())
+                v.value = normalize(v.value, type);
+            v.type = type;
+            return v;
+        }
+        case sema::Resolution::Kind::Variable:
+            if (const VariableStorage *storage = storage_of(expr))
+                return read_variable(*storage, nullptr, expr, state);
+            break;
+        default:
+            break;
+        }
+        error(expr.range, "this name cannot be used in a probe by this version of dtx");
+        return {const64(0), type};
+    }
+    case ast::Expr::Kind::Variable: {
+        const VariableStorage *storage = storage_of(expr);
+        if (!storage) {
+            // A self-> variable that is never assigned reads as 0.
+            return {const64(0), type};
+        }
+        return read_variable(*storage, nullptr, expr, state);
+    }
+    case ast::Expr::Kind::Unary: {
+        const auto &u = *expr.as<ast::Unary>();
+        switch (u.op) {
+        case ast::UnaryOp::Negate:
+            return {normalize(ir_.CreateSub(const64(0), lower_scalar(*u.operand, state)), type),
+                    type};
+        case ast::UnaryOp::Plus:
+            return {normalize(lower_scalar(*u.operand, state), type), type};
+        case ast::UnaryOp::BitNot:
+            return {normalize(ir_.CreateNot(lower_scalar(*u.operand, state)), type), type};
+        case ast::UnaryOp::LogicalNot:
+            return {ir_.CreateZExt(ir_.CreateNot(truth(*u.operand, state)), i64()), type};
+        case ast::UnaryOp::PreIncrement:
+        case ast::UnaryOp::PreDecrement:
+        case ast::UnaryOp::PostIncrement:
+        case ast::UnaryOp::PostDecrement: {
+            const VariableStorage *storage = storage_of(*u.operand);
+            if (!storage) {
+                error(u.operand->range, "this operand of ++/-- is not supported by this version of dtx");
+                return {const64(0), type};
+            }
+            const std::vector<ast::ExprPtr> *keys = nullptr;
+            if (auto *sub = u.operand->as<ast::Subscript>())
+                keys = &sub->indices;
+            Value current = read_variable(*storage, keys, *u.operand, state);
+            const sema::Type *vt = sema::resolve(storage->info->type);
+            uint64_t step = 1;
+            if (sema::is_pointer(vt) && sema::resolve(vt->element) &&
+                sema::resolve(vt->element)->size)
+                step = sema::resolve(vt->element)->size;
+            bool increment = u.op == ast::UnaryOp::PreIncrement ||
+                             u.op == ast::UnaryOp::PostIncrement;
+            llvm::Value *updated =
+                normalize(increment ? ir_.CreateAdd(current.value, const64(step))
+                                    : ir_.CreateSub(current.value, const64(step)),
+                          storage->info->type);
+            write_variable(*storage, keys, {updated, storage->info->type}, false, state);
+            bool post = u.op == ast::UnaryOp::PostIncrement || u.op == ast::UnaryOp::PostDecrement;
+            return {post ? current.value : updated, type};
+        }
+        case ast::UnaryOp::Deref: {
+            llvm::Value *address = lower_scalar(*u.operand, state);
+            const sema::Type *pointee = sema::resolve(type);
+            uint32_t size = pointee && pointee->size ? uint32_t(pointee->size) : 8;
+            llvm::Value *buffer = scratch(state, std::max<uint32_t>(size, 8));
+            store64(const64(0), buffer);
+            llvm::Value *result = call_helper(BPF_FUNC_probe_read_kernel, i64(),
+                                              {buffer, ir_.getInt32(size), address});
+            fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress,
+                     address);
+            if (is_memory_value(type))
+                return {buffer, type};
+            return {load_integer(buffer, type), type};
+        }
+        case ast::UnaryOp::Stringof: {
+            Value v = lower(*u.operand, state);
+            if (v.value->getType()->isPointerTy())
+                return {v.value, type};
+            llvm::Value *buffer = scratch(state, uint32_t(strsize()));
+            store64(const64(0), buffer);
+            llvm::Value *result = call_helper(BPF_FUNC_probe_read_kernel_str, i64(),
+                                              {buffer, ir_.getInt32(uint32_t(strsize())), v.value});
+            fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress,
+                     v.value);
+            return {buffer, type};
+        }
+        default:
+            break;
+        }
+        error(expr.range, "this operator is not supported by this version of dtx");
+        return {const64(0), type};
+    }
+    case ast::Expr::Kind::Binary: {
+        const auto &b = *expr.as<ast::Binary>();
+        if (b.op == ast::BinaryOp::Comma) {
+            lower(*b.lhs, state);
+            return lower(*b.rhs, state);
+        }
+        if (b.op == ast::BinaryOp::LogicalAnd || b.op == ast::BinaryOp::LogicalOr) {
+            llvm::Value *left = truth(*b.lhs, state);
+            llvm::BasicBlock *left_end = ir_.GetInsertBlock();
+            llvm::Function *function = left_end->getParent();
+            auto *right_block = llvm::BasicBlock::Create(context_, "rhs", function);
+            auto *join = llvm::BasicBlock::Create(context_, "logical", function);
+            if (b.op == ast::BinaryOp::LogicalAnd)
+                ir_.CreateCondBr(left, right_block, join);
+            else
+                ir_.CreateCondBr(left, join, right_block);
+            ir_.SetInsertPoint(right_block);
+            llvm::Value *right = truth(*b.rhs, state);
+            llvm::BasicBlock *right_end = ir_.GetInsertBlock();
+            ir_.CreateBr(join);
+            ir_.SetInsertPoint(join);
+            llvm::PHINode *phi = ir_.CreatePHI(ir_.getInt1Ty(), 2);
+            phi->addIncoming(ir_.getInt1(b.op == ast::BinaryOp::LogicalOr), left_end);
+            phi->addIncoming(right, right_end);
+            return {ir_.CreateZExt(phi, i64()), type};
+        }
+        if (b.op == ast::BinaryOp::LogicalXor) {
+            llvm::Value *left = truth(*b.lhs, state);
+            llvm::Value *right = truth(*b.rhs, state);
+            return {ir_.CreateZExt(ir_.CreateXor(left, right), i64()), type};
+        }
+        bool comparison = b.op >= ast::BinaryOp::Lt && b.op <= ast::BinaryOp::Ne;
+        if (comparison && is_string_value(b.lhs->type) && is_string_value(b.rhs->type))
+            return string_compare(lower(*b.lhs, state), lower(*b.rhs, state), b.op);
+        llvm::Value *lhs = lower_scalar(*b.lhs, state);
+        llvm::Value *rhs = lower_scalar(*b.rhs, state);
+        if (comparison) {
+            const sema::Type *lt = sema::resolve(b.lhs->type), *rt = sema::resolve(b.rhs->type);
+            bool is_signed = false;
+            if (sema::is_integer(lt) && sema::is_integer(rt))
+                is_signed = is_signed_type(
+                    sema::usual_arithmetic(*input_.checked.types, b.lhs->type, b.rhs->type));
+            llvm::CmpInst::Predicate p;
+            switch (b.op) {
+            case ast::BinaryOp::Lt: p = is_signed ? llvm::CmpInst::ICMP_SLT : llvm::CmpInst::ICMP_ULT; break;
+            case ast::BinaryOp::Gt: p = is_signed ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_UGT; break;
+            case ast::BinaryOp::Le: p = is_signed ? llvm::CmpInst::ICMP_SLE : llvm::CmpInst::ICMP_ULE; break;
+            case ast::BinaryOp::Ge: p = is_signed ? llvm::CmpInst::ICMP_SGE : llvm::CmpInst::ICMP_UGE; break;
+            case ast::BinaryOp::Eq: p = llvm::CmpInst::ICMP_EQ; break;
+            default: p = llvm::CmpInst::ICMP_NE; break;
+            }
+            return {ir_.CreateZExt(ir_.CreateICmp(p, lhs, rhs), i64()), type};
+        }
+        // Pointer arithmetic scales by the pointee's size.
+        const sema::Type *lt = sema::resolve(b.lhs->type), *rt = sema::resolve(b.rhs->type);
+        if ((b.op == ast::BinaryOp::Add || b.op == ast::BinaryOp::Sub) &&
+            (sema::is_pointer(lt) || sema::is_pointer(rt))) {
+            auto scale_of = [](const sema::Type *p) {
+                const sema::Type *e = sema::resolve(p->element);
+                return e && e->size ? e->size : 1;
+            };
+            if (sema::is_pointer(lt) && sema::is_pointer(rt))
+                return {ir_.CreateSDiv(ir_.CreateSub(lhs, rhs), const64(scale_of(lt))), type};
+            if (sema::is_pointer(lt))
+                rhs = ir_.CreateMul(rhs, const64(scale_of(lt)));
+            else
+                lhs = ir_.CreateMul(lhs, const64(scale_of(rt)));
+            return {b.op == ast::BinaryOp::Add ? ir_.CreateAdd(lhs, rhs) : ir_.CreateSub(lhs, rhs),
+                    type};
+        }
+        return {normalize(arithmetic(*this, b.op, lhs, rhs, type, state, b.lhs->type), type),
+                type};
+    }
+    case ast::Expr::Kind::Assign:
+        return lower_assign(*expr.as<ast::Assign>(), state);
+    case ast::Expr::Kind::Conditional: {
+        const auto &c = *expr.as<ast::Conditional>();
+        llvm::Value *condition = truth(*c.condition, state);
+        llvm::Function *function = ir_.GetInsertBlock()->getParent();
+        auto *yes = llvm::BasicBlock::Create(context_, "cond_true", function);
+        auto *no = llvm::BasicBlock::Create(context_, "cond_false", function);
+        auto *join = llvm::BasicBlock::Create(context_, "cond", function);
+        ir_.CreateCondBr(condition, yes, no);
+        ir_.SetInsertPoint(yes);
+        Value a = lower(*c.if_true, state);
+        llvm::BasicBlock *yes_end = ir_.GetInsertBlock();
+        ir_.SetInsertPoint(no);
+        Value b = lower(*c.if_false, state);
+        llvm::BasicBlock *no_end = ir_.GetInsertBlock();
+        bool memory = a.value->getType()->isPointerTy() || b.value->getType()->isPointerTy();
+        auto convert = [&](Value &v, llvm::BasicBlock *end) {
+            ir_.SetInsertPoint(end);
+            if (memory && !v.value->getType()->isPointerTy())
+                v.value = ir_.CreateIntToPtr(v.value, ptr());
+            else if (!memory)
+                v.value = normalize(v.value, type);
+            ir_.CreateBr(join);
+        };
+        convert(a, yes_end);
+        convert(b, no_end);
+        ir_.SetInsertPoint(join);
+        llvm::PHINode *phi = ir_.CreatePHI(memory ? ptr() : i64(), 2);
+        phi->addIncoming(a.value, yes_end);
+        phi->addIncoming(b.value, no_end);
+        return {phi, type};
+    }
+    case ast::Expr::Kind::Call:
+        return lower_call(*expr.as<ast::Call>(), /*statement=*/false, state);
+    case ast::Expr::Kind::Subscript: {
+        const auto &s = *expr.as<ast::Subscript>();
+        if (auto *id = s.base->as<ast::Identifier>(); id && id->name == "args") {
+            std::optional<int64_t> index = s.indices.size() == 1
+                                               ? sema::integer_constant(*s.indices[0], input_.checked)
+                                               : std::nullopt;
+            if (!index || *index < 0 || *index >= int64_t(ClauseContextLayout::arg_count)) {
+                error(expr.range, "args[] needs a constant index from 0 to 9 in this version of dtx");
+                return {const64(0), type};
+            }
+            return {normalize(load64(at(state.dctx, ClauseContextLayout::args + 8 * *index)), type),
+                    type};
+        }
+        if (const VariableStorage *storage = storage_of(expr);
+            storage && storage->kind == VariableStorage::Kind::Map)
+            return read_variable(*storage, &s.indices, expr, state);
+        if (!storage_of(expr) && s.base->kind == ast::Expr::Kind::Variable)
+            return {const64(0), type}; // a self-> array never assigned
+        // Arrays and pointers: element i of the base's memory.
+        const sema::Type *base_type = sema::resolve(s.base->type);
+        const sema::Type *element = sema::resolve(type);
+        uint64_t element_size = element && element->size ? element->size : 1;
+        llvm::Value *index = lower_scalar(*s.indices.at(0), state);
+        if (base_type && sema::is_array(base_type)) {
+            Value base = lower(*s.base, state);
+            fault_if(state, ir_.CreateICmpUGE(index, const64(base_type->array_count)),
+                     trace::FaultKind::BadAddress, index);
+            llvm::Value *bounded = ir_.CreateAnd(index, const64(0xffff));
+            llvm::Value *address =
+                at(base.value, ir_.CreateMul(bounded, const64(element_size)));
+            if (is_memory_value(type))
+                return {address, type};
+            return {load_integer(address, type), type};
+        }
+        llvm::Value *pointer = lower_scalar(*s.base, state);
+        llvm::Value *address = ir_.CreateAdd(pointer, ir_.CreateMul(index, const64(element_size)));
+        uint32_t size = uint32_t(std::min<uint64_t>(element_size, 8));
+        llvm::Value *buffer = scratch(state, 8);
+        store64(const64(0), buffer);
+        llvm::Value *result = call_helper(BPF_FUNC_probe_read_kernel, i64(),
+                                          {buffer, ir_.getInt32(size), address});
+        fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress,
+                 address);
+        return {load_integer(buffer, type), type};
+    }
+    case ast::Expr::Kind::Member: {
+        const auto &m = *expr.as<ast::Member>();
+        const sema::Type *base_type = sema::resolve(m.base->type);
+        const sema::Type *record = m.arrow && base_type ? sema::resolve(base_type->element)
+                                                        : base_type;
+        std::optional<sema::Member> member =
+            record ? sema::find_member(record, m.member) : std::nullopt;
+        if (!member) {
+            error(expr.range, "internal error: unknown member '" + m.member + "'");
+            return {const64(0), type};
+        }
+        uint64_t offset = member->byte_offset();
+        uint32_t size = uint32_t(sema::resolve(member->type)->size);
+        llvm::Value *address;
+        if (m.arrow) {
+            // Through a pointer: kernel memory, read with a probe.
+            llvm::Value *pointer = ir_.CreateAdd(lower_scalar(*m.base, state), const64(offset));
+            uint32_t bytes = member->is_bit_field() ? 8 : std::max<uint32_t>(size, 1);
+            llvm::Value *buffer = scratch(state, std::max<uint32_t>(bytes, 8));
+            store64(const64(0), buffer);
+            llvm::Value *result = call_helper(BPF_FUNC_probe_read_kernel, i64(),
+                                              {buffer, ir_.getInt32(bytes), pointer});
+            fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress,
+                     pointer);
+            address = buffer;
+        } else {
+            Value base = lower(*m.base, state);
+            address = at(base.value, offset);
+        }
+        if (member->is_bit_field()) {
+            llvm::Value *word = load64(address);
+            unsigned shift = unsigned(member->bit_offset % 8);
+            llvm::Value *bits = ir_.CreateLShr(word, shift);
+            uint64_t mask = member->bit_width >= 64 ? ~0ull : ((1ull << member->bit_width) - 1);
+            return {normalize(ir_.CreateAnd(bits, const64(mask)), type), type};
+        }
+        if (is_memory_value(type))
+            return {address, type};
+        return {load_integer(address, type), type};
+    }
+    case ast::Expr::Kind::Cast: {
+        const auto &c = *expr.as<ast::Cast>();
+        Value v = lower(*c.operand, state);
+        if (is_memory_value(type)) {
+            if (v.value->getType()->isPointerTy())
+                return {v.value, type};
+            llvm::Value *buffer = scratch(state, uint32_t(strsize()));
+            store64(const64(0), buffer);
+            call_helper(BPF_FUNC_probe_read_kernel_str, i64(),
+                        {buffer, ir_.getInt32(uint32_t(strsize())), v.value});
+            return {buffer, type};
+        }
+        llvm::Value *scalar = v.value->getType()->isPointerTy()
+                                  ? ir_.CreatePtrToInt(v.value, i64())
+                                  : v.value;
+        return {normalize(scalar, type), type};
+    }
+    case ast::Expr::Kind::SizeofType:
+    case ast::Expr::Kind::Offsetof:
+        break; // constants, folded above
+    case ast::Expr::Kind::Aggregation:
+        error(expr.range, "an aggregation cannot be used as a value");
+        return {const64(0), type};
+    case ast::Expr::Kind::Xlate:
+        error(expr.range, "xlate is not supported by this version of dtx");
+        return {const64(0), type};
+    }
+    error(expr.range, "internal error: this expression could not be lowered");
+    return {const64(0), type};
+}
+
+} // namespace dtx::codegen

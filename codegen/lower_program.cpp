@@ -1,0 +1,906 @@
+// The program-level half of the lowering: maps and storage, one function per
+// clause, the trampolines with their dispatch on the probe ID, the ERROR path,
+// and the way to an object file.
+#include "codegen/lowering.h"
+
+#include "codegen/bpf_emitter.h"
+#include "codegen/runtime_library.h"
+
+#include <linux/bpf.h>
+#include <llvm/IR/Verifier.h>
+
+#include <algorithm>
+#include <bit>
+
+namespace dtx::codegen {
+
+namespace {
+
+// The clause context's fixed limits: the record being built and scratch
+// space. Records and scratch of one clause must fit; both are map memory,
+// so only the per-CPU map value grows with them.
+constexpr uint32_t kRecordAreaLimit = 16 * 1024;
+constexpr uint32_t kScratchAreaLimit = 32 * 1024;
+constexpr uint32_t kRecordMaskOffset = sizeof(trace::RecordHeader);
+constexpr uint32_t kRecordDataOffset = kRecordMaskOffset + 8;
+constexpr uint32_t kErrorProbeId = 3;
+
+uint32_t align8(uint64_t n) {
+    return static_cast<uint32_t>((n + 7) & ~uint64_t{7});
+}
+
+} // namespace
+
+class TrampolineBuilderImpl final : public TrampolineBuilder {
+public:
+    TrampolineBuilderImpl(Lowering &lowering, const TrampolineSpec &spec, llvm::Function &entry)
+        : lowering_(lowering), spec_(spec), entry_(entry) {}
+
+    llvm::IRBuilder<> &ir() override { return lowering_.ir(); }
+    llvm::Module &module() override { return lowering_.module(); }
+    BpfDebugInfo &debug_info() override { return lowering_.debug_info(); }
+    llvm::Function &entry() override { return entry_; }
+    llvm::Value *clause_context() override {
+        return lowering_.clause_context_lookup(*ir().GetInsertBlock()->getParent());
+    }
+    void store_probe_id(llvm::Value *dctx, llvm::Value *probe_id) override {
+        lowering_.store64(ir().CreateZExtOrTrunc(probe_id, lowering_.i64()),
+                          lowering_.at(dctx, ClauseContextLayout::probe_id));
+    }
+    void store_argument(llvm::Value *dctx, unsigned index, llvm::Value *value) override {
+        lowering_.store64(ir().CreateSExtOrTrunc(value, lowering_.i64()),
+                          lowering_.at(dctx, ClauseContextLayout::args + 8 * index));
+    }
+    void run_clauses(llvm::Value *dctx, ClauseGate gate) override {
+        llvm::Function *current = ir().GetInsertBlock()->getParent();
+        llvm::Value *ctx = spec_.has_stack_context && current == &entry_ ? entry_.getArg(0)
+                                                                          : nullptr;
+        lowering_.emit_dispatch(spec_, dctx, ctx, gate);
+    }
+    llvm::Value *call_helper(unsigned helper, llvm::Type *result,
+                             std::vector<llvm::Value *> args) override {
+        return lowering_.call_helper(helper, result, std::move(args));
+    }
+    llvm::Function *define_function(std::string_view name, llvm::FunctionType *type) override {
+        return lowering_.new_function(name, type, 0);
+    }
+
+private:
+    Lowering &lowering_;
+    const TrampolineSpec &spec_;
+    llvm::Function &entry_;
+};
+
+Lowering::Lowering(const CompileInput &input, const CompileOptions &options,
+                   DiagnosticEngine &diags)
+    : input_(input), options_(options), diags_(diags),
+      module_(std::make_unique<llvm::Module>("dtx", context_)), ir_(context_) {
+    record_area_limit_ = kRecordAreaLimit;
+    scratch_area_limit_ = kScratchAreaLimit;
+}
+
+Lowering::~Lowering() = default;
+
+void Lowering::error(const SourceRange &at, std::string message) {
+    diags_.error("D_CODEGEN", at, std::move(message));
+    failed_ = true;
+}
+
+std::optional<CompiledProgram> Lowering::run() {
+    BpfEmitter emitter;
+    emitter.configure_module(*module_);
+    std::string source_name = "<d program>", source_text;
+    if (!input_.program.clauses.empty() && input_.program.clauses[0]->range.source) {
+        source_name = input_.program.clauses[0]->range.file_name();
+        source_text = input_.program.clauses[0]->range.source->text();
+    }
+    debug_ = std::make_unique<BpfDebugInfo>(*module_, source_name, source_text);
+    debug_->define_license("GPL");
+
+    declare_common_maps();
+    plan_storage();
+    plan_aggregations();
+    plan_enabled_probes();
+    for (const TrampolineSpec &spec : input_.trampolines)
+        emit_trampoline(spec);
+    if (failed_)
+        return std::nullopt;
+
+    std::optional<CompiledProgram> compiled = finish();
+    if (!compiled)
+        return std::nullopt;
+    if (options_.want_ir)
+        compiled->ir = module_to_string(*module_);
+    emitter.optimize(*module_);
+    if (options_.want_assembly) {
+        BpfEmitResult assembly = emitter.emit_assembly(*module_);
+        compiled->assembly.assign(assembly.output.begin(), assembly.output.end());
+    }
+    BpfEmitResult object = emitter.emit_object(*module_);
+    if (!object.ok()) {
+        SourceRange at = input_.program.clauses.empty() ? SourceRange{}
+                                                        : input_.program.clauses[0]->range;
+        std::string message = "the BPF back end failed:";
+        for (const std::string &e : object.errors)
+            message += " " + e;
+        error(at, message);
+        return std::nullopt;
+    }
+    compiled->object = std::move(object.output);
+    return compiled;
+}
+
+// --- helpers -------------------------------------------------------------------
+
+llvm::Value *Lowering::call_helper(unsigned helper, llvm::Type *result,
+                                   std::vector<llvm::Value *> args) {
+    std::vector<llvm::Type *> parameters;
+    for (llvm::Value *arg : args)
+        parameters.push_back(arg->getType());
+    auto *type = llvm::FunctionType::get(result, parameters, false);
+    auto *address = llvm::ConstantExpr::getIntToPtr(ir_.getInt64(helper), ptr());
+    return ir_.CreateCall(type, address, args);
+}
+
+llvm::Value *Lowering::at(llvm::Value *base, uint64_t offset) {
+    return offset ? ir_.CreateConstGEP1_64(i8(), base, offset) : base;
+}
+
+llvm::Value *Lowering::at(llvm::Value *base, llvm::Value *offset) {
+    return ir_.CreateGEP(i8(), base, offset);
+}
+
+// Every 8-byte slot the code generator lays out (clause context fields,
+// record values, keys, variables) is 8-byte aligned: with a lesser alignment
+// the BPF backend would split each access into single bytes.
+llvm::Value *Lowering::load64(llvm::Value *address) {
+    return ir_.CreateAlignedLoad(i64(), address, llvm::Align(8));
+}
+
+void Lowering::store64(llvm::Value *value, llvm::Value *address) {
+    ir_.CreateAlignedStore(value, address, llvm::Align(8));
+}
+
+llvm::Value *Lowering::normalize(llvm::Value *value, const sema::Type *type) {
+    const sema::Type *t = sema::resolve(type);
+    if (!t || !(sema::is_integer(t)) || t->size >= 8 || t->size == 0)
+        return value;
+    llvm::Type *narrow = ir_.getIntNTy(unsigned(t->size * 8));
+    llvm::Value *truncated = ir_.CreateTrunc(value, narrow);
+    return t->is_signed ? ir_.CreateSExt(truncated, i64()) : ir_.CreateZExt(truncated, i64());
+}
+
+llvm::Value *Lowering::load_integer(llvm::Value *address, const sema::Type *type) {
+    const sema::Type *t = sema::resolve(type);
+    uint64_t size = t ? t->size : 8;
+    if (size >= 8 || size == 0 || !sema::is_integer(t))
+        return load64(address);
+    llvm::Type *narrow = ir_.getIntNTy(unsigned(size * 8));
+    llvm::Value *v = ir_.CreateAlignedLoad(narrow, address, llvm::Align(size));
+    return t->is_signed ? ir_.CreateSExt(v, i64()) : ir_.CreateZExt(v, i64());
+}
+
+void Lowering::store_integer(llvm::Value *value, llvm::Value *address, const sema::Type *type) {
+    const sema::Type *t = sema::resolve(type);
+    uint64_t size = t ? t->size : 8;
+    if (size >= 8 || size == 0 || !sema::is_integer(t)) {
+        store64(value, address);
+        return;
+    }
+    ir_.CreateAlignedStore(ir_.CreateTrunc(value, ir_.getIntNTy(unsigned(size * 8))), address,
+                           llvm::Align(size));
+}
+
+llvm::Value *Lowering::scratch(ClauseState &state, uint32_t size) {
+    uint32_t offset = state.scratch_offset;
+    state.scratch_offset += align8(size);
+    if (state.scratch_offset > scratch_area_limit_) {
+        error(state.clause->range, "the clause needs more than " +
+                                       std::to_string(scratch_area_limit_) +
+                                       " bytes of scratch space for strings and keys");
+        state.scratch_offset = 0;
+        offset = 0;
+    }
+    scratch_area_size_ = std::max(scratch_area_size_, state.scratch_offset);
+    return at(state.dctx, scratch_area_offset() + offset);
+}
+
+void Lowering::zero(llvm::Value *address, uint32_t size) {
+    ir_.CreateMemSet(address, ir_.getInt8(0), size, llvm::MaybeAlign(8));
+}
+
+void Lowering::copy_bytes(llvm::Value *to, llvm::Value *from, uint32_t size) {
+    ir_.CreateMemCpy(to, llvm::MaybeAlign(8), from, llvm::MaybeAlign(8), size);
+}
+
+void Lowering::copy_string(llvm::Value *to, llvm::Value *from) {
+    call_helper(BPF_FUNC_probe_read_kernel_str, i64(), {to, ir_.getInt32(uint32_t(strsize())), from});
+}
+
+llvm::Value *Lowering::current_cpu() {
+    return call_helper(BPF_FUNC_get_smp_processor_id, i32(), {});
+}
+
+void Lowering::fault_if(ClauseState &state, llvm::Value *failed, trace::FaultKind kind,
+                        llvm::Value *address) {
+    llvm::Function *function = ir_.GetInsertBlock()->getParent();
+    auto *faulted = llvm::BasicBlock::Create(context_, "fault", function);
+    auto *ok = llvm::BasicBlock::Create(context_, "ok", function);
+    ir_.CreateCondBr(failed, faulted, ok);
+    ir_.SetInsertPoint(faulted);
+    store64(const64(uint64_t(kind)), at(state.dctx, ClauseContextLayout::fault_kind));
+    store64(address ? ir_.CreateZExtOrTrunc(address, i64()) : const64(0),
+            at(state.dctx, ClauseContextLayout::fault_address));
+    store64(const64(state.statement), at(state.dctx, ClauseContextLayout::fault_action));
+    ir_.CreateBr(state.fault);
+    ir_.SetInsertPoint(ok);
+}
+
+llvm::Value *Lowering::string_literal(std::string_view text) {
+    auto [it, inserted] = string_offsets_.try_emplace(std::string(text), 0);
+    if (inserted) {
+        // Each literal fills a whole strsize buffer, so run-time functions may
+        // read strsize bytes from it.
+        std::string padded(text.substr(0, strsize() - 1));
+        padded.resize(align8(strsize()), '\0');
+        llvm::Constant *data = llvm::ConstantDataArray::getString(context_, padded, false);
+        std::string name = "dtx_string_" + std::to_string(pool_references_.size());
+        auto *global = debug_->define_global_variable(
+            name, debug_->char_array_type(padded.size()), data, GlobalDataSection::ReadOnly);
+        global->setAlignment(llvm::Align(8));
+        pool_references_.push_back(global);
+        it->second = pool_references_.size() - 1;
+    }
+    return pool_references_[it->second];
+}
+
+uint32_t Lowering::stored_size(const sema::Type *type) {
+    const sema::Type *t = sema::resolve(type);
+    if (!t)
+        return 8;
+    if (sema::is_string(t) || sema::is_char_array(t))
+        return align8(strsize());
+    switch (t->kind) {
+    case sema::TypeKind::Stack:
+        return (options_.stackframes + 1) * 8 + 8;
+    case sema::TypeKind::Struct:
+    case sema::TypeKind::Union:
+    case sema::TypeKind::Array:
+        return align8(t->size);
+    default:
+        return 8;
+    }
+}
+
+bool Lowering::is_memory_value(const sema::Type *type) {
+    const sema::Type *t = sema::resolve(type);
+    if (!t)
+        return false;
+    switch (t->kind) {
+    case sema::TypeKind::String:
+    case sema::TypeKind::Struct:
+    case sema::TypeKind::Union:
+    case sema::TypeKind::Array:
+    case sema::TypeKind::Stack:
+        return true;
+    default:
+        return false;
+    }
+}
+
+void Lowering::store_value(const Value &value, llvm::Value *to) {
+    const sema::Type *t = sema::resolve(value.type);
+    if (t && (sema::is_string(t) || sema::is_char_array(t))) {
+        copy_string(to, value.value);
+        return;
+    }
+    if (is_memory_value(t)) {
+        copy_bytes(to, value.value, stored_size(t));
+        return;
+    }
+    store64(value.value, to);
+}
+
+trace::ValueLayout Lowering::layout_of(const sema::Type *type, uint32_t offset) {
+    trace::ValueLayout layout;
+    layout.offset = offset;
+    const sema::Type *t = sema::resolve(type);
+    layout.size = stored_size(t);
+    if (t && (sema::is_string(t) || sema::is_char_array(t))) {
+        layout.kind = trace::ValueKind::String;
+    } else if (t && t->kind == sema::TypeKind::Stack) {
+        layout.kind = trace::ValueKind::KernelStack;
+    } else if (t && is_memory_value(t)) {
+        layout.kind = trace::ValueKind::Bytes;
+    } else {
+        layout.kind = trace::ValueKind::Integer;
+        if (t && t->symbolization == sema::Symbolization::Kernel)
+            layout.kind = trace::ValueKind::KernelSymbol;
+        layout.is_signed = t && sema::is_integer(t) ? t->is_signed : false;
+        layout.width = t && sema::is_integer(t) && t->size ? uint8_t(t->size) : 8;
+    }
+    return layout;
+}
+
+llvm::Function *Lowering::new_function(std::string_view name, llvm::FunctionType *type,
+                                       unsigned line) {
+    auto *function = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
+                                            llvm::StringRef(name), *module_);
+    unsigned i = 0;
+    for (llvm::Argument &argument : function->args())
+        argument.setName(i++ == 0 ? "dctx" : "ctx" + std::to_string(i - 1));
+    debug_->define_static_function(*function, line);
+    ir_.SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", function));
+    ir_.SetCurrentDebugLocation(debug_->location(*function, line));
+    return function;
+}
+
+// --- maps and storage ----------------------------------------------------------
+
+void Lowering::declare_common_maps() {
+    uint64_t ring = std::bit_ceil(std::max<uint64_t>(options_.bufsize, 4096));
+    output_map_ = debug_->define_map(
+        {.name = "dtx_output", .type = BPF_MAP_TYPE_RINGBUF, .max_entries = uint32_t(ring)});
+    drops_map_ = debug_->define_map({.name = "dtx_drops",
+                                     .type = BPF_MAP_TYPE_PERCPU_ARRAY,
+                                     .max_entries = uint32_t(trace::DropCounter::Count),
+                                     .key = debug_->integer_type(4, false),
+                                     .value = debug_->integer_type(8, false)});
+    // The clause context map's value size is known only once every clause is
+    // lowered: code refers to this placeholder, replaced in finish().
+    dctx_map_ = new llvm::GlobalVariable(*module_, i64(), false, llvm::GlobalValue::ExternalLinkage,
+                                         const64(0), "dtx_dctx_placeholder");
+    walltime_offset_ = debug_->define_global_variable(
+        "dtx_walltime_offset", debug_->integer_type(8, false), const64(0),
+        GlobalDataSection::ReadOnly);
+    activity_ = debug_->define_global_variable("dtx_activity", debug_->integer_type(4, false),
+                                               ir_.getInt32(0), GlobalDataSection::Data);
+}
+
+void Lowering::plan_storage() {
+    const sema::CheckedProgram &checked = input_.checked;
+    auto hash_map = [&](const std::string &name, uint32_t key_size, uint32_t value_size) {
+        uint32_t entries = uint32_t(std::clamp<uint64_t>(
+            options_.dynvarsize / (key_size + value_size + 64), 1024, 1u << 20));
+        return debug_->define_map({.name = name,
+                                   .type = BPF_MAP_TYPE_HASH,
+                                   .max_entries = entries,
+                                   .key = debug_->char_array_type(key_size),
+                                   .value = debug_->char_array_type(value_size),
+                                   .map_flags = BPF_F_NO_PREALLOC});
+    };
+    auto keys_size = [&](const sema::VariableInfo &info) {
+        uint32_t size = 0;
+        for (const sema::Type *key : info.key_types)
+            size += stored_size(key);
+        return size;
+    };
+    for (const auto &[name, info] : checked.globals) {
+        VariableStorage storage;
+        storage.info = &info;
+        storage.value_size = stored_size(info.type);
+        if (info.associative) {
+            storage.kind = VariableStorage::Kind::Map;
+            storage.key_size = std::max<uint32_t>(8, keys_size(info));
+            storage.map = hash_map("dtx_global_" + name, storage.key_size, storage.value_size);
+        } else {
+            storage.kind = VariableStorage::Kind::Global;
+            storage.offset = globals_size_;
+            globals_size_ += storage.value_size;
+        }
+        globals_storage_.emplace(name, storage);
+    }
+    for (const auto &[name, info] : checked.thread_locals) {
+        VariableStorage storage;
+        storage.info = &info;
+        storage.kind = VariableStorage::Kind::Map;
+        storage.value_size = stored_size(info.type);
+        storage.key_size = 8 + keys_size(info);
+        storage.map = hash_map("dtx_self_" + name, storage.key_size, storage.value_size);
+        thread_storage_.emplace(name, storage);
+    }
+    for (const auto &[name, info] : checked.clause_locals) {
+        VariableStorage storage;
+        storage.info = &info;
+        storage.kind = VariableStorage::Kind::ClauseLocal;
+        storage.value_size = stored_size(info.type);
+        storage.offset = ClauseContextLayout::locals + locals_size_;
+        locals_size_ += storage.value_size;
+        clause_storage_.emplace(name, storage);
+    }
+    if (globals_size_) {
+        auto *type = llvm::ArrayType::get(i64(), globals_size_ / 8);
+        globals_ = debug_->define_global_variable(
+            "dtx_globals", debug_->char_array_type(globals_size_),
+            llvm::ConstantAggregateZero::get(type), GlobalDataSection::Data);
+    }
+}
+
+void Lowering::plan_aggregations() {
+    // Aggregations are numbered in the order the program first uses them,
+    // which is the order dtrace prints them in at exit.
+    std::vector<const sema::AggregationInfo *> ordered;
+    for (const auto &[name, info] : input_.checked.aggregations)
+        ordered.push_back(&info);
+    std::sort(ordered.begin(), ordered.end(), [](auto *a, auto *b) {
+        if (a->defined_at.begin.line != b->defined_at.begin.line)
+            return a->defined_at.begin.line < b->defined_at.begin.line;
+        return a->defined_at.begin.column < b->defined_at.begin.column;
+    });
+    uint32_t id = 0;
+    for (const sema::AggregationInfo *info : ordered) {
+        AggregationStorage storage;
+        storage.info = info;
+        trace::AggregationDescription &d = storage.description;
+        d.id = id++;
+        d.name = info->name;
+        std::string_view fn = info->function ? info->function->name : "count";
+        using K = trace::AggregationKind;
+        if (fn == "count")
+            d.function = trace::plain_function(K::Count);
+        else if (fn == "sum")
+            d.function = trace::plain_function(K::Sum);
+        else if (fn == "avg")
+            d.function = trace::plain_function(K::Avg);
+        else if (fn == "min")
+            d.function = trace::plain_function(K::Min);
+        else if (fn == "max")
+            d.function = trace::plain_function(K::Max);
+        else if (fn == "stddev")
+            d.function = trace::plain_function(K::Stddev);
+        else if (fn == "quantize")
+            d.function = trace::plain_function(K::Quantize);
+        else if (fn == "lquantize") {
+            const auto &p = info->parameters;
+            int64_t step = p.size() > 2 ? p[2] : 1;
+            d.function = trace::lquantize_function(int32_t(p.at(0)), int32_t(p.at(1)),
+                                                   uint16_t(step));
+        } else if (fn == "llquantize") {
+            const auto &p = info->parameters;
+            d.function = trace::llquantize_function(uint16_t(p.at(0)), uint16_t(p.at(1)),
+                                                    uint16_t(p.at(2)), uint16_t(p.at(3)));
+        }
+        uint32_t offset = 0;
+        for (const sema::Type *key : info->key_types) {
+            trace::ValueLayout field = layout_of(key, offset);
+            d.key_fields.push_back(field);
+            offset += field.size;
+        }
+        d.key_size = std::max<uint32_t>(8, offset);
+        storage.value_size = uint32_t(trace::data_word_count(d.function) * 8);
+        std::string map_name = "dtx_agg_" + (info->name.empty() ? std::string("_") : info->name);
+        d.map_name = map_name;
+        uint32_t entries = uint32_t(std::clamp<uint64_t>(
+            options_.aggsize / (d.key_size + storage.value_size), 256, 1u << 20));
+        storage.map = debug_->define_map({.name = map_name,
+                                          .type = BPF_MAP_TYPE_PERCPU_HASH,
+                                          .max_entries = entries,
+                                          .key = debug_->char_array_type(d.key_size),
+                                          .value = debug_->char_array_type(storage.value_size),
+                                          .map_flags = BPF_F_NO_PREALLOC});
+        std::vector<int64_t> initial = trace::initial_data(d.function);
+        std::vector<uint64_t> words(initial.begin(), initial.end());
+        llvm::Constant *data = llvm::ConstantDataArray::get(context_, words);
+        storage.initial_value = debug_->define_global_variable(
+            map_name + "_initial", debug_->char_array_type(storage.value_size), data,
+            GlobalDataSection::ReadOnly);
+        description_.aggregations.push_back(d);
+        aggregations_.emplace(info->name, std::move(storage));
+    }
+}
+
+void Lowering::plan_enabled_probes() {
+    auto add_dense = [&](const trace::Probe *probe) {
+        if (dense_index_.emplace(probe->id, uint32_t(dense_probes_.size())).second)
+            dense_probes_.push_back(probe);
+    };
+    for (const TrampolineSpec &spec : input_.trampolines)
+        for (const trace::Probe *probe : spec.probes)
+            add_dense(probe);
+    for (const auto &probes : input_.clause_probes) // ERROR has no trampoline
+        for (const trace::Probe *probe : probes)
+            add_dense(probe);
+    uint32_t epid = 0;
+    for (uint32_t c = 0; c < input_.clause_probes.size(); c++) {
+        for (const trace::Probe *probe : input_.clause_probes[c]) {
+            if (!epids_.emplace(std::pair{c, probe->id}, epid + 1).second)
+                continue;
+            epid++;
+            description_.enabled_probes.push_back({epid, probe->id, c});
+        }
+    }
+    description_.clauses.resize(input_.program.clauses.size());
+    for (uint32_t c = 0; c < description_.clauses.size(); c++) {
+        description_.clauses[c].index = c;
+        description_.clauses[c].location = input_.program.clauses[c]->range;
+    }
+}
+
+llvm::Value *Lowering::clause_context_lookup(llvm::Function &function) {
+    llvm::AllocaInst *key;
+    {
+        // The key must live on the stack: map helpers take a pointer to it.
+        llvm::IRBuilder<>::InsertPointGuard guard(ir_);
+        llvm::BasicBlock &entry = function.getEntryBlock();
+        ir_.SetInsertPoint(&entry, entry.getFirstInsertionPt());
+        key = ir_.CreateAlloca(i32(), nullptr, "cpu");
+    }
+    ir_.CreateStore(current_cpu(), key);
+    llvm::Value *dctx = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {dctx_map_, key});
+    auto *missing = llvm::BasicBlock::Create(context_, "no_dctx", &function);
+    auto *found = llvm::BasicBlock::Create(context_, "dctx", &function);
+    ir_.CreateCondBr(ir_.CreateIsNull(dctx), missing, found);
+    ir_.SetInsertPoint(missing);
+    if (function.getReturnType()->isVoidTy())
+        ir_.CreateRetVoid();
+    else
+        ir_.CreateRet(llvm::Constant::getNullValue(function.getReturnType()));
+    ir_.SetInsertPoint(found);
+    return dctx;
+}
+
+// --- clauses -------------------------------------------------------------------
+
+llvm::Function *Lowering::clause_function(uint32_t clause, bool with_stack_context) {
+    auto [it, inserted] = clause_functions_.try_emplace({clause, with_stack_context}, nullptr);
+    if (!inserted)
+        return it->second;
+    llvm::IRBuilder<>::InsertPointGuard guard(ir_);
+    const ast::Clause &node = *input_.program.clauses[clause];
+    auto *type = llvm::FunctionType::get(i32(), {ptr(), ptr()}, false);
+    std::string name = "dtx_clause_" + std::to_string(clause) + (with_stack_context ? "" : "_nctx");
+    llvm::Function *function = new_function(name, type, node.range.begin.line);
+    it->second = function;
+
+    ClauseState state;
+    state.clause = &node;
+    state.index = clause;
+    state.function = function;
+    state.dctx = function->getArg(0);
+    state.ctx = with_stack_context ? function->getArg(1) : nullptr;
+    state.description = &description_.clauses[clause];
+    // Each variant describes the same actions: keep one description.
+    state.description->actions.clear();
+    state.fault = llvm::BasicBlock::Create(context_, "abort", function);
+    lower_clause(state);
+    {
+        llvm::IRBuilder<>::InsertPointGuard fault_guard(ir_);
+        ir_.SetInsertPoint(state.fault);
+        ir_.CreateRet(ir_.getInt32(1));
+    }
+    return function;
+}
+
+void Lowering::lower_clause(ClauseState &state) {
+    const ast::Clause &clause = *state.clause;
+    state.record_offset = kRecordDataOffset;
+    llvm::Value *record = at(state.dctx, record_area_offset());
+    store64(const64(0), at(record, kRecordMaskOffset));
+
+    auto *done = llvm::BasicBlock::Create(context_, "done", state.function);
+    if (clause.predicate) {
+        ir_.SetCurrentDebugLocation(
+            debug_->location(*state.function, clause.predicate->range.begin.line,
+                             clause.predicate->range.begin.column));
+        llvm::Value *condition = truth(*clause.predicate, state);
+        auto *body = llvm::BasicBlock::Create(context_, "body", state.function);
+        auto *skip = llvm::BasicBlock::Create(context_, "skip", state.function);
+        ir_.CreateCondBr(condition, body, skip);
+        ir_.SetInsertPoint(skip);
+        ir_.CreateRet(ir_.getInt32(0));
+        ir_.SetInsertPoint(body);
+    }
+    bool has_aggregation = false;
+    for (const ast::StmtPtr &stmt : clause.statements) {
+        state.statement++;
+        if (auto *e = stmt->as<ast::ExpressionStmt>())
+            if (auto *assign = e->expr->as<ast::Assign>()) {
+                const ast::Expr *target = assign->target.get();
+                if (auto *sub = target->as<ast::Subscript>())
+                    target = sub->base.get();
+                has_aggregation |= target->kind == ast::Expr::Kind::Aggregation;
+            }
+        lower_statement(*stmt, state);
+    }
+    ir_.CreateBr(done);
+    ir_.SetInsertPoint(done);
+
+    trace::ClauseDescription &d = *state.description;
+    d.record_size = state.record_offset;
+    d.records = !d.actions.empty() || (!has_aggregation && !options_.quiet);
+    if (d.record_size > record_area_limit_)
+        error(clause.range, "the clause records " + std::to_string(d.record_size) +
+                                " bytes per firing, more than the limit of " +
+                                std::to_string(record_area_limit_));
+    record_area_size_ = std::max(record_area_size_, d.record_size);
+    if (d.records)
+        finish_record(state);
+    ir_.CreateRet(ir_.getInt32(0));
+}
+
+void Lowering::finish_record(ClauseState &state) {
+    llvm::Value *record = at(state.dctx, record_area_offset());
+    llvm::Value *epid = ir_.CreateTrunc(load64(at(state.dctx, ClauseContextLayout::epid)), i32());
+    ir_.CreateAlignedStore(epid, record, llvm::Align(4));
+    ir_.CreateAlignedStore(current_cpu(), at(record, 4), llvm::Align(4));
+    llvm::Value *result =
+        call_helper(BPF_FUNC_ringbuf_output, i64(),
+                    {output_map_, record, const64(state.record_offset), const64(0)});
+    auto *dropped = llvm::BasicBlock::Create(context_, "dropped", state.function);
+    auto *written = llvm::BasicBlock::Create(context_, "written", state.function);
+    ir_.CreateCondBr(ir_.CreateICmpNE(result, const64(0)), dropped, written);
+    ir_.SetInsertPoint(dropped);
+    llvm::Value *slot = scratch(state, 8);
+    ir_.CreateAlignedStore(ir_.getInt32(uint32_t(trace::DropCounter::RingBuffer)), slot,
+                           llvm::Align(4));
+    llvm::Value *counter = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {drops_map_, slot});
+    auto *count = llvm::BasicBlock::Create(context_, "count", state.function);
+    ir_.CreateCondBr(ir_.CreateIsNull(counter), written, count);
+    ir_.SetInsertPoint(count);
+    store64(ir_.CreateAdd(load64(counter), const64(1)), counter);
+    ir_.CreateBr(written);
+    ir_.SetInsertPoint(written);
+}
+
+void Lowering::lower_statement(const ast::Stmt &stmt, ClauseState &state) {
+    ir_.SetCurrentDebugLocation(
+        debug_->location(*state.function, stmt.range.begin.line, stmt.range.begin.column));
+    switch (stmt.kind) {
+    case ast::Stmt::Kind::Expression: {
+        const ast::Expr &expr = *stmt.as<ast::ExpressionStmt>()->expr;
+        if (auto *assign = expr.as<ast::Assign>()) {
+            const ast::Expr *target = assign->target.get();
+            if (auto *sub = target->as<ast::Subscript>())
+                target = sub->base.get();
+            if (target->kind == ast::Expr::Kind::Aggregation) {
+                lower_aggregation(*assign, state);
+                return;
+            }
+        }
+        if (auto *call = expr.as<ast::Call>()) {
+            lower_call(*call, /*statement=*/true, state);
+            return;
+        }
+        lower(expr, state);
+        return;
+    }
+    case ast::Stmt::Kind::If: {
+        const auto &node = *stmt.as<ast::IfStmt>();
+        llvm::Value *condition = truth(*node.condition, state);
+        auto *then_block = llvm::BasicBlock::Create(context_, "then", state.function);
+        auto *else_block = llvm::BasicBlock::Create(context_, "else", state.function);
+        auto *join = llvm::BasicBlock::Create(context_, "endif", state.function);
+        ir_.CreateCondBr(condition, then_block, else_block);
+        ir_.SetInsertPoint(then_block);
+        lower_statement(*node.then_branch, state);
+        ir_.CreateBr(join);
+        ir_.SetInsertPoint(else_block);
+        if (node.else_branch)
+            lower_statement(*node.else_branch, state);
+        ir_.CreateBr(join);
+        ir_.SetInsertPoint(join);
+        return;
+    }
+    case ast::Stmt::Kind::Block:
+        for (const ast::StmtPtr &inner : stmt.as<ast::BlockStmt>()->statements)
+            lower_statement(*inner, state);
+        return;
+    case ast::Stmt::Kind::Empty:
+        return;
+    }
+}
+
+// --- the ERROR path --------------------------------------------------------------
+
+// void dtx_error(dctx, ctx): reports the fault recorded in dctx to the
+// consumer, then runs the ERROR clauses with DTrace's ERROR arguments (arg1
+// the faulting EPID, arg2 the action, arg3 -1, arg4 the fault kind, arg5 the
+// address), saving and restoring the firing probe's arguments around them.
+llvm::Function *Lowering::error_function(bool with_stack_context) {
+    auto [it, inserted] = error_functions_.try_emplace(with_stack_context, nullptr);
+    if (!inserted)
+        return it->second;
+    llvm::IRBuilder<>::InsertPointGuard guard(ir_);
+    auto *type = llvm::FunctionType::get(i32(), {ptr(), ptr()}, false);
+    llvm::Function *function =
+        new_function(with_stack_context ? "dtx_error" : "dtx_error_nctx", type, 0);
+    it->second = function;
+    llvm::Value *dctx = function->getArg(0);
+    llvm::Value *ctx = function->getArg(1);
+
+    auto *record_type = llvm::ArrayType::get(i64(), sizeof(trace::FaultRecord) / 8);
+    llvm::Value *record = ir_.CreateAlloca(record_type);
+    llvm::Value *epid = load64(at(dctx, ClauseContextLayout::epid));
+    ir_.CreateAlignedStore(ir_.getInt32(0), record, llvm::Align(4));
+    ir_.CreateAlignedStore(current_cpu(), at(record, 4), llvm::Align(4));
+    ir_.CreateAlignedStore(ir_.CreateTrunc(epid, i32()),
+                           at(record, offsetof(trace::FaultRecord, faulting_epid)), llvm::Align(4));
+    ir_.CreateAlignedStore(
+        ir_.CreateTrunc(load64(at(dctx, ClauseContextLayout::fault_action)), i32()),
+        at(record, offsetof(trace::FaultRecord, action)), llvm::Align(4));
+    store64(load64(at(dctx, ClauseContextLayout::fault_kind)),
+            at(record, offsetof(trace::FaultRecord, kind)));
+    store64(load64(at(dctx, ClauseContextLayout::fault_address)),
+            at(record, offsetof(trace::FaultRecord, address)));
+    call_helper(BPF_FUNC_ringbuf_output, i64(),
+                {output_map_, record, const64(sizeof(trace::FaultRecord)), const64(0)});
+
+    std::vector<uint32_t> error_clauses;
+    for (uint32_t c = 0; c < input_.clause_probes.size(); c++)
+        for (const trace::Probe *probe : input_.clause_probes[c])
+            if (probe->id == kErrorProbeId)
+                error_clauses.push_back(c);
+    if (!error_clauses.empty()) {
+        for (unsigned i = 0; i < ClauseContextLayout::arg_count; i++)
+            store64(load64(at(dctx, ClauseContextLayout::args + 8 * i)),
+                    at(dctx, ClauseContextLayout::error_args + 8 * i));
+        llvm::Value *probe_id = load64(at(dctx, ClauseContextLayout::probe_id));
+        store64(probe_id, at(dctx, ClauseContextLayout::error_probe_id));
+        llvm::Value *saved_index = load64(at(dctx, probe_index_offset()));
+        llvm::Value *error_args[6] = {
+            const64(0),
+            epid,
+            load64(at(dctx, ClauseContextLayout::fault_action)),
+            const64(uint64_t(-1)),
+            load64(at(dctx, ClauseContextLayout::fault_kind)),
+            load64(at(dctx, ClauseContextLayout::fault_address)),
+        };
+        for (unsigned i = 0; i < ClauseContextLayout::arg_count; i++)
+            store64(i < 6 ? error_args[i] : const64(0),
+                    at(dctx, ClauseContextLayout::args + 8 * i));
+        store64(const64(kErrorProbeId), at(dctx, ClauseContextLayout::probe_id));
+        auto dense = dense_index_.find(kErrorProbeId);
+        store64(const64(dense == dense_index_.end() ? 0 : dense->second),
+                at(dctx, probe_index_offset()));
+        for (uint32_t c : error_clauses) {
+            store64(const64(epids_.at({c, kErrorProbeId})), at(dctx, ClauseContextLayout::epid));
+            llvm::Function *clause = clause_function(c, with_stack_context);
+            ir_.CreateCall(clause, {dctx, with_stack_context ? ctx : llvm::ConstantPointerNull::get(
+                                                                         ir_.getPtrTy())});
+        }
+        for (unsigned i = 0; i < ClauseContextLayout::arg_count; i++)
+            store64(load64(at(dctx, ClauseContextLayout::error_args + 8 * i)),
+                    at(dctx, ClauseContextLayout::args + 8 * i));
+        store64(probe_id, at(dctx, ClauseContextLayout::probe_id));
+        store64(saved_index, at(dctx, probe_index_offset()));
+    }
+    ir_.CreateRet(ir_.getInt32(0));
+    return function;
+}
+
+// --- trampolines -------------------------------------------------------------------
+
+void Lowering::emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm::Value *ctx,
+                             ClauseGate gate) {
+    llvm::Function *function = ir_.GetInsertBlock()->getParent();
+    auto *end = llvm::BasicBlock::Create(context_, "dispatched", function);
+    if (gate == ClauseGate::Active) {
+        auto *active = llvm::BasicBlock::Create(context_, "active", function);
+        llvm::LoadInst *activity = ir_.CreateLoad(i32(), activity_);
+        activity->setVolatile(true);
+        ir_.CreateCondBr(
+            ir_.CreateICmpEQ(activity, ir_.getInt32(uint32_t(trace::Activity::Active))), active,
+            end);
+        ir_.SetInsertPoint(active);
+    }
+    store64(const64(0), at(dctx, ClauseContextLayout::timestamp));
+    llvm::Value *probe_id = load64(at(dctx, ClauseContextLayout::probe_id));
+    llvm::SwitchInst *dispatch = ir_.CreateSwitch(probe_id, end);
+    bool with_ctx = ctx != nullptr;
+    for (const trace::Probe *probe : spec.probes) {
+        auto *block = llvm::BasicBlock::Create(context_, "probe_" + std::to_string(probe->id),
+                                               function);
+        dispatch->addCase(ir_.getInt64(probe->id), block);
+        ir_.SetInsertPoint(block);
+        store64(const64(dense_index_.at(probe->id)), at(dctx, probe_index_offset()));
+        for (uint32_t c = 0; c < input_.clause_probes.size(); c++) {
+            auto epid = epids_.find({c, probe->id});
+            if (epid == epids_.end())
+                continue;
+            if (gate != ClauseGate::None) {
+                // exit() in one clause stops the clauses after it, as in DTrace.
+                auto *run = llvm::BasicBlock::Create(context_, "run_clause", function);
+                llvm::LoadInst *activity = ir_.CreateLoad(i32(), activity_);
+                activity->setVolatile(true);
+                ir_.CreateCondBr(ir_.CreateICmpEQ(activity,
+                                                  ir_.getInt32(uint32_t(trace::Activity::Draining))),
+                                 end, run);
+                ir_.SetInsertPoint(run);
+            }
+            store64(const64(epid->second), at(dctx, ClauseContextLayout::epid));
+            llvm::Value *result = ir_.CreateCall(
+                clause_function(c, with_ctx),
+                {dctx, with_ctx ? ctx : llvm::ConstantPointerNull::get(ir_.getPtrTy())});
+            auto *faulted = llvm::BasicBlock::Create(context_, "faulted", function);
+            auto *next = llvm::BasicBlock::Create(context_, "next", function);
+            ir_.CreateCondBr(ir_.CreateICmpNE(result, ir_.getInt32(0)), faulted, next);
+            ir_.SetInsertPoint(faulted);
+            ir_.CreateCall(error_function(with_ctx),
+                           {dctx, with_ctx ? ctx : llvm::ConstantPointerNull::get(ir_.getPtrTy())});
+            ir_.CreateBr(next);
+            ir_.SetInsertPoint(next);
+        }
+        ir_.CreateBr(end);
+    }
+    ir_.SetInsertPoint(end);
+}
+
+void Lowering::emit_trampoline(const TrampolineSpec &spec) {
+    auto *type = llvm::FunctionType::get(i32(), {ptr()}, false);
+    auto *function = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                                            spec.program_name, *module_);
+    function->getArg(0)->setName("ctx");
+    debug_->define_program(*function, spec.section, 0);
+    ir_.SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", function));
+    ir_.SetCurrentDebugLocation(debug_->location(*function, 0));
+    TrampolineBuilderImpl builder(*this, spec, *function);
+    spec.emit(builder);
+    if (!ir_.GetInsertBlock()->getTerminator())
+        ir_.CreateRet(ir_.getInt32(0));
+}
+
+// --- finishing ---------------------------------------------------------------------
+
+std::optional<CompiledProgram> Lowering::finish() {
+    // The clause context, now that the record and scratch sizes are known.
+    uint32_t dctx_size = scratch_area_offset() + std::max<uint32_t>(scratch_area_size_, 8);
+    llvm::GlobalVariable *dctx_map =
+        debug_->define_map({.name = "dtx_dctx",
+                            .type = BPF_MAP_TYPE_ARRAY,
+                            .max_entries = 1, // the session sets the number of CPUs
+                            .key = debug_->integer_type(4, false),
+                            .value = debug_->char_array_type(dctx_size)});
+    dctx_map_->replaceAllUsesWith(dctx_map);
+    dctx_map_->eraseFromParent();
+    dctx_map_ = dctx_map;
+
+    // Probe-name tables, one strsize string per enabled probe.
+    static const char *const kFieldNames[4] = {"provider", "module", "function", "name"};
+    for (unsigned field = 0; field < 4; field++) {
+        if (!probe_names_[field])
+            continue;
+        std::string data;
+        for (const trace::Probe *probe : dense_probes_) {
+            const std::string *text[4] = {&probe->name.provider, &probe->name.module,
+                                          &probe->name.function, &probe->name.name};
+            std::string s = text[field]->substr(0, strsize() - 1);
+            s.resize(strsize(), '\0');
+            data += s;
+        }
+        if (data.empty())
+            data.assign(strsize(), '\0');
+        llvm::Constant *init = llvm::ConstantDataArray::getString(context_, data, false);
+        auto *table = debug_->define_global_variable(
+            std::string("dtx_probe_") + kFieldNames[field], debug_->char_array_type(data.size()),
+            init, GlobalDataSection::ReadOnly);
+        probe_names_[field]->replaceAllUsesWith(table);
+        probe_names_[field]->eraseFromParent();
+        probe_names_[field] = table;
+    }
+
+    if (std::string problem = link_runtime_library(*module_, *debug_); !problem.empty()) {
+        error({}, "linking the run-time library: " + problem);
+        return std::nullopt;
+    }
+    debug_->finalize();
+    std::string verifier_message;
+    llvm::raw_string_ostream stream(verifier_message);
+    if (llvm::verifyModule(*module_, &stream)) {
+        error(input_.program.clauses.empty() ? SourceRange{} : input_.program.clauses[0]->range,
+              "internal error: invalid IR: " + verifier_message);
+        return std::nullopt;
+    }
+    CompiledProgram compiled;
+    description_.ring_buffer_map = "dtx_output";
+    compiled.description = description_;
+    return compiled;
+}
+
+std::optional<CompiledProgram> compile_program(const CompileInput &input,
+                                               const CompileOptions &options,
+                                               DiagnosticEngine &diags) {
+    Lowering lowering(input, options, diags);
+    return lowering.run();
+}
+
+} // namespace dtx::codegen

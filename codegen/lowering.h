@@ -1,0 +1,223 @@
+// Lowering of a checked D program to LLVM IR, shared by its implementation
+// files: lower_program.cpp (module, maps, storage, clauses, trampolines, the
+// ERROR path), lower_expr.cpp (expressions and variables) and lower_calls.cpp
+// (actions, subroutines, aggregations). Not part of codegen's interface; the
+// entry point is compile_program() in compile.h.
+//
+// Values: integers, enums and pointers live in i64 registers, normalized to
+// their D type (sign- or zero-extended from its width). Strings, structs,
+// unions, arrays and stacks are `ptr`s to memory in a map value: the string
+// literal pool, the globals, a map entry, or scratch space in the clause
+// context. Strings occupy strsize bytes wherever they live, so run-time
+// functions can read strsize bytes from any of them.
+//
+// A clause is `i32 dtx_clause_N(ptr dctx, ptr ctx)`: 0 when it ran to the end,
+// 1 when it aborted on a fault (recorded in dctx), which sends the trampoline
+// to the ERROR path. Its record is built in dctx and written to the ring
+// buffer when the clause completes, so an aborted clause records nothing.
+#pragma once
+
+#include "codegen/bpf_debuginfo.h"
+#include "codegen/compile.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dtx::codegen {
+
+// A lowered expression: `value` is an i64 (scalars) or a ptr (memory values).
+struct Value {
+    llvm::Value *value = nullptr;
+    const sema::Type *type = nullptr;
+};
+
+// Where a variable of the program is kept.
+struct VariableStorage {
+    enum class Kind {
+        Global,     // at `offset` in the dtx_globals data
+        ClauseLocal, // at `offset` in the clause context
+        Map,        // an entry of `map` (thread-locals, associative arrays)
+    };
+    Kind kind = Kind::Global;
+    uint32_t offset = 0;
+    llvm::GlobalVariable *map = nullptr;
+    uint32_t key_size = 0;   // Map: tid (thread-locals) then the keys
+    uint32_t value_size = 0; // bytes
+    const sema::VariableInfo *info = nullptr;
+};
+
+struct AggregationStorage {
+    trace::AggregationDescription description;
+    llvm::GlobalVariable *map = nullptr;
+    llvm::GlobalVariable *initial_value = nullptr; // the state of a new key
+    uint32_t value_size = 0;
+    const sema::AggregationInfo *info = nullptr;
+};
+
+// Compile-time state of the clause being lowered.
+struct ClauseState {
+    const ast::Clause *clause = nullptr;
+    uint32_t index = 0;
+    llvm::Function *function = nullptr;
+    llvm::Value *dctx = nullptr;
+    llvm::Value *ctx = nullptr; // null when the trampoline has no stack context
+    llvm::BasicBlock *fault = nullptr;
+    trace::ClauseDescription *description = nullptr;
+    uint32_t record_offset = 0; // next free byte of the record
+    uint32_t action_count = 0;  // record actions so far (bits of the mask)
+    uint32_t scratch_offset = 0;
+    uint32_t statement = 0; // 1-based top-level statement (ERROR's arg2)
+};
+
+class Lowering {
+public:
+    Lowering(const CompileInput &input, const CompileOptions &options, DiagnosticEngine &diags);
+    ~Lowering();
+    std::optional<CompiledProgram> run();
+
+    // --- lower_program.cpp --------------------------------------------------
+    llvm::IRBuilder<> &ir() { return ir_; }
+    llvm::Module &module() { return *module_; }
+    BpfDebugInfo &debug_info() { return *debug_; }
+    llvm::Value *call_helper(unsigned helper, llvm::Type *result, std::vector<llvm::Value *> args);
+    llvm::Value *clause_context_lookup(llvm::Function &function);
+    void emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm::Value *ctx,
+                       ClauseGate gate);
+    llvm::Function *new_function(std::string_view name, llvm::FunctionType *type, unsigned line);
+
+private:
+    friend class TrampolineBuilderImpl;
+
+    void declare_common_maps();
+    void plan_storage();
+    void plan_aggregations();
+    void plan_enabled_probes();
+    llvm::Function *clause_function(uint32_t clause, bool with_stack_context);
+    void lower_clause(ClauseState &state);
+    void lower_statement(const ast::Stmt &stmt, ClauseState &state);
+    void finish_record(ClauseState &state);
+    llvm::Function *error_function(bool with_stack_context);
+    void emit_trampoline(const TrampolineSpec &spec);
+    std::optional<CompiledProgram> finish();
+
+public:
+    // --- helpers shared by the lowering files --------------------------------
+    llvm::Type *i8() { return ir_.getInt8Ty(); }
+    llvm::Type *i32() { return ir_.getInt32Ty(); }
+    llvm::Type *i64() { return ir_.getInt64Ty(); }
+    llvm::Type *ptr() { return ir_.getPtrTy(); }
+    llvm::Constant *const64(uint64_t v) { return ir_.getInt64(v); }
+    // A byte address `offset` bytes past `base`.
+    llvm::Value *at(llvm::Value *base, uint64_t offset);
+    llvm::Value *at(llvm::Value *base, llvm::Value *offset);
+    llvm::Value *load64(llvm::Value *address);
+    void store64(llvm::Value *value, llvm::Value *address);
+    // Loads an integer of `type` from memory, normalized to i64.
+    llvm::Value *load_integer(llvm::Value *address, const sema::Type *type);
+    void store_integer(llvm::Value *value, llvm::Value *address, const sema::Type *type);
+    // Truncates and extends an i64 to the width and signedness of `type`.
+    llvm::Value *normalize(llvm::Value *value, const sema::Type *type);
+    // Bytes of scratch in the clause context, valid until the clause returns.
+    llvm::Value *scratch(ClauseState &state, uint32_t size);
+    void zero(llvm::Value *address, uint32_t size);
+    void copy_bytes(llvm::Value *to, llvm::Value *from, uint32_t size);
+    // Copies a string (at most strsize bytes, NUL included) from BPF-readable memory.
+    void copy_string(llvm::Value *to, llvm::Value *from);
+    // Ends the clause with a fault of `kind` at `address` when `failed` is true.
+    void fault_if(ClauseState &state, llvm::Value *failed, trace::FaultKind kind,
+                  llvm::Value *address);
+    llvm::Value *string_literal(std::string_view text);
+    uint64_t strsize() const { return options_.strsize; }
+    // The storage size of a value of `type` (strings: strsize; integers: 8).
+    uint32_t stored_size(const sema::Type *type);
+    bool is_memory_value(const sema::Type *type); // lives behind a ptr
+    llvm::Value *current_cpu();
+    // Stores `value` (of `type`) at `to` as a record or key field would hold it.
+    void store_value(const Value &value, llvm::Value *to);
+    trace::ValueLayout layout_of(const sema::Type *type, uint32_t offset);
+    void error(const SourceRange &at, std::string message);
+
+    // --- lower_expr.cpp ---------------------------------------------------------
+    Value lower(const ast::Expr &expr, ClauseState &state);
+    // Integers/pointers as i64 (strings etc. give their ptr as an integer).
+    llvm::Value *lower_scalar(const ast::Expr &expr, ClauseState &state);
+    llvm::Value *truth(const ast::Expr &expr, ClauseState &state); // i1
+    Value lower_assign(const ast::Assign &assign, ClauseState &state);
+    Value lower_builtin(const sema::BuiltinVariable &builtin, const ast::Expr &expr,
+                        ClauseState &state);
+    Value read_variable(const VariableStorage &storage, const std::vector<ast::ExprPtr> *keys,
+                        const ast::Expr &expr, ClauseState &state);
+    void write_variable(const VariableStorage &storage, const std::vector<ast::ExprPtr> *keys,
+                        const Value &value, bool is_zero_constant, ClauseState &state);
+    // Builds the map key of a thread-local or associative-array access.
+    llvm::Value *build_key(const VariableStorage &storage, const std::vector<ast::ExprPtr> *keys,
+                           ClauseState &state);
+    const VariableStorage *storage_of(const ast::Expr &target);
+    Value string_compare(const Value &lhs, const Value &rhs, ast::BinaryOp op);
+    llvm::Value *probe_name_field(unsigned field, ClauseState &state); // 0 prov .. 3 name
+
+    // --- lower_calls.cpp ----------------------------------------------------------
+    Value lower_call(const ast::Call &call, bool statement, ClauseState &state);
+    void lower_aggregation(const ast::Assign &assign, ClauseState &state);
+    // Reserves `size` bytes in the record for the next action and sets its bit.
+    uint32_t record_action(ClauseState &state, trace::ActionDescription action);
+    llvm::Value *record_address(ClauseState &state, uint32_t offset);
+    llvm::Value *runtime_call(std::string_view name, std::vector<llvm::Value *> args);
+    llvm::Value *stack_into(llvm::Value *buffer, uint32_t frames, bool user, ClauseState &state);
+
+    const CompileInput &input_;
+    const CompileOptions &options_;
+    DiagnosticEngine &diags_;
+    bool failed_ = false;
+
+    llvm::LLVMContext context_;
+    std::unique_ptr<llvm::Module> module_;
+    llvm::IRBuilder<> ir_;
+    std::unique_ptr<BpfDebugInfo> debug_;
+
+    llvm::GlobalVariable *output_map_ = nullptr;
+    llvm::GlobalVariable *dctx_map_ = nullptr;
+    llvm::GlobalVariable *drops_map_ = nullptr;
+    llvm::GlobalVariable *activity_ = nullptr;
+    llvm::GlobalVariable *globals_ = nullptr;
+    llvm::GlobalVariable *walltime_offset_ = nullptr;
+    std::map<std::string, uint64_t> string_offsets_; // literal -> index in string_literals_
+    std::vector<llvm::GlobalVariable *> pool_references_; // one strsize global per literal
+
+    std::map<std::string, VariableStorage> globals_storage_, thread_storage_, clause_storage_;
+    uint32_t globals_size_ = 0;
+    uint32_t locals_size_ = 0;
+    std::map<std::string, AggregationStorage> aggregations_;
+
+    // Probe-name strings of enabled probes, by field, indexed by the dense
+    // probe index the dispatch stores in dctx (see probe_index_offset_).
+    std::vector<const trace::Probe *> dense_probes_;
+    std::map<uint32_t, uint32_t> dense_index_; // probe id -> dense index
+    llvm::GlobalVariable *probe_names_[4] = {};
+    bool probe_names_used_[4] = {};
+
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> epids_; // (clause, probe id) -> epid
+    std::map<std::pair<uint32_t, bool>, llvm::Function *> clause_functions_;
+    std::map<bool, llvm::Function *> error_functions_;
+    trace::ProgramDescription description_;
+    uint32_t record_area_size_ = 0;
+    uint32_t scratch_area_size_ = 0;
+
+public:
+    // dctx offsets past the fixed header: this-> variables, the probe index,
+    // the record, then scratch.
+    uint32_t probe_index_offset() const { return ClauseContextLayout::locals + locals_size_; }
+    uint32_t record_area_offset() const { return probe_index_offset() + 8; }
+    uint32_t scratch_area_offset() const { return record_area_offset() + record_area_limit_; }
+    uint32_t record_area_limit_ = 0; // fixed before clauses are lowered
+    uint32_t scratch_area_limit_ = 0;
+};
+
+} // namespace dtx::codegen

@@ -1,0 +1,96 @@
+// What a provider sees of the code generator when it builds the entry program
+// (the "trampoline") of one kind of attachment: the program's context, this
+// CPU's clause context (dctx), and a way to run the clauses enabled on the
+// firing probe. The provider's prologue fills dctx->args[] and dctx->probe_id
+// from whatever the kernel hands its program (pt_regs, a tracepoint record,
+// a bpf cookie) and then calls run_clauses().
+//
+// The clause context (one per CPU, the value of the `dtx_dctx` array map) is
+// laid out as ClauseContextLayout says; clauses receive a pointer to it.
+#pragma once
+
+#include <llvm/IR/IRBuilder.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dtx::trace {
+struct Probe;
+}
+
+namespace dtx::codegen {
+
+class BpfDebugInfo;
+
+// Byte offsets in the clause context. Everything after `locals` is sized per
+// program (this-> variables, the record being built, scratch for strings and
+// keys).
+struct ClauseContextLayout {
+    static constexpr uint32_t probe_id = 0; // u64: the firing probe's ID
+    static constexpr uint32_t args = 8;     // u64[10]: arg0 .. arg9
+    static constexpr uint32_t arg_count = 10;
+    static constexpr uint32_t fault_kind = 88;    // u64: FaultKind of an aborted clause
+    static constexpr uint32_t fault_address = 96; // u64
+    static constexpr uint32_t fault_action = 104; // u64: statement index in the clause
+    static constexpr uint32_t epid = 112;         // u64: the running clause's enabled probe
+    static constexpr uint32_t error_args = 120;   // u64[10]: saved args while ERROR runs
+    static constexpr uint32_t error_probe_id = 200;
+    static constexpr uint32_t timestamp = 208;    // u64: cached per firing, 0 = unset
+    static constexpr uint32_t errno_value = 216;  // u64: `errno`, set by providers that know it
+    static constexpr uint32_t locals = 224;       // this-> variables, then record and scratch
+};
+
+// When the clauses of a probe run, by the session's Activity.
+enum class ClauseGate {
+    Active,      // ordinary probes: only while tracing is active
+    NotDraining, // BEGIN: before tracing starts, until a clause calls exit()
+    None,        // END: always
+};
+
+class TrampolineBuilder {
+public:
+    virtual ~TrampolineBuilder() = default;
+
+    virtual llvm::IRBuilder<> &ir() = 0;
+    virtual llvm::Module &module() = 0;
+    virtual BpfDebugInfo &debug_info() = 0;
+    // The program function; its only argument is the program's context.
+    virtual llvm::Function &entry() = 0;
+
+    // This CPU's clause context. Emits the lookup and an early `return 0` when
+    // it fails, so the result is never null.
+    virtual llvm::Value *clause_context() = 0;
+    virtual void store_probe_id(llvm::Value *dctx, llvm::Value *probe_id) = 0;
+    virtual void store_argument(llvm::Value *dctx, unsigned index, llvm::Value *value) = 0;
+
+    // Calls, in program order, each clause enabled on the probe whose ID
+    // dctx->probe_id holds (a dispatch over this trampoline's probes), each
+    // fault going to the ERROR probe; `gate` says when they may run. A clause
+    // that calls exit() stops the ones after it.
+    virtual void run_clauses(llvm::Value *dctx, ClauseGate gate = ClauseGate::Active) = 0;
+
+    // A BPF helper call by number (linux/bpf.h's BPF_FUNC_*).
+    virtual llvm::Value *call_helper(unsigned helper, llvm::Type *result,
+                                     std::vector<llvm::Value *> args) = 0;
+    // A new static BPF function (a bpf_timer callback...), with its debug info;
+    // returns with the IR builder positioned in its entry block. Restore the
+    // previous insertion point with ir().SetInsertPoint afterwards.
+    virtual llvm::Function *define_function(std::string_view name, llvm::FunctionType *type) = 0;
+};
+
+// One entry program as a provider asks for it.
+struct TrampolineSpec {
+    std::string program_name; // a C identifier, unique in the object
+    std::string section;      // libbpf's section name: "perf_event", "raw_tp", ...
+    std::vector<const trace::Probe *> probes;
+    // Whether the program's context can be given to bpf_get_stack() (false
+    // for code run from a bpf_timer callback, where stack() records nothing).
+    bool has_stack_context = true;
+    // Builds the program body: fill dctx, then run the clauses.
+    std::function<void(TrampolineBuilder &)> emit;
+};
+
+} // namespace dtx::codegen

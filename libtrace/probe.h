@@ -1,0 +1,61 @@
+// Probes as dtx names them (provider:module:function:name) and the table that
+// numbers them. IDs are dtrace's: the dtrace provider's BEGIN, END and ERROR
+// are 1, 2 and 3, and every other probe gets the next ID when a provider first
+// lists or creates it, so IDs are stable within one run.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <tuple>
+
+namespace dtx::trace {
+
+struct ProbeName {
+    std::string provider, module, function, name;
+
+    // "provider:module:function:name"
+    std::string full() const;
+    // "function:name", as the default output's FUNCTION:NAME column shows it.
+    std::string function_and_name() const { return function + ":" + name; }
+    auto operator<=>(const ProbeName &) const = default;
+};
+
+// What a provider remembers about one of its probes (the tracepoint it maps
+// to, the profile interval...). Each provider derives its own.
+struct ProbeData {
+    virtual ~ProbeData() = default;
+};
+
+struct Probe {
+    uint32_t id = 0;
+    ProbeName name;
+    std::shared_ptr<const ProbeData> data;
+};
+
+// Owns every probe of a session; pointers stay valid for its lifetime.
+class ProbeTable {
+public:
+    // The probe named `name`, created with the next ID (and `data`) if new.
+    const Probe &add(ProbeName name, std::shared_ptr<const ProbeData> data = nullptr);
+    const Probe *find(const ProbeName &name) const;
+    const Probe *find(uint32_t id) const;
+
+    auto begin() const { return probes_.begin(); }
+    auto end() const { return probes_.end(); }
+    size_t size() const { return probes_.size(); }
+
+private:
+    std::deque<Probe> probes_; // by ID - 1
+    std::map<ProbeName, const Probe *> by_name_;
+};
+
+// Shell-style glob as DTrace matches probe description fields: * ? [set]
+// [!set] and \ escapes; an empty pattern matches everything.
+bool glob_match(std::string_view pattern, std::string_view text);
+bool has_glob(std::string_view pattern);
+
+} // namespace dtx::trace

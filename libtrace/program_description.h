@@ -1,0 +1,145 @@
+// What the code generator tells the runtime about a compiled program: how each
+// clause's records are laid out and what their actions do, which aggregations
+// exist and how their keys and values are stored, and which maps hold what.
+// The consumer decodes ring-buffer records and aggregation maps with these
+// descriptions only; it never looks at the D program.
+//
+// A record in the ring buffer starts with a RecordHeader. `epid` (enabled probe
+// ID) names the (clause, probe) pair that produced it; epid 0 is a fault record
+// (FaultRecord) written when a clause aborted.
+#pragma once
+
+#include "libtrace/aggregation.h"
+#include "libtrace/printf_format.h"
+#include "parser/source.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dtx::trace {
+
+struct RecordHeader {
+    uint32_t epid;
+    uint32_t cpu;
+};
+
+// DTrace's fault codes (DTRACEFLT_*), as ERROR's arg4.
+enum class FaultKind : uint64_t {
+    Unknown = 0,
+    BadAddress = 1,
+    BadAlignment = 2,
+    IllegalOperation = 3,
+    DivideByZero = 4,
+    NoScratch = 5,
+    KernelPrivilege = 6,
+    UserPrivilege = 7,
+    TupleOverflow = 8,
+    BadStack = 9,
+};
+// "divide-by-zero", "invalid address (0x10)" as dtrace words them.
+std::string fault_description(FaultKind kind, uint64_t address);
+
+struct FaultRecord {
+    RecordHeader header; // epid 0
+    uint32_t faulting_epid;
+    uint32_t action;     // 1-based statement index within the clause
+    uint64_t kind;       // FaultKind
+    uint64_t address;
+};
+
+// One value in a record or an aggregation key.
+enum class ValueKind : uint8_t {
+    Integer,       // `size` bytes, little-endian
+    String,        // a NUL-terminated string in `size` bytes
+    KernelStack,   // `size` / 8 program counters, 0-terminated
+    UserStack,     // u64 pid, then program counters, 0-terminated
+    KernelSymbol,  // an integer shown as a kernel symbol (func(), sym())
+    KernelModule,  // an integer shown as the kernel module holding it (mod())
+    UserSymbol,    // u64 pid, u64 address (usym(), ufunc())
+    UserModule,    // u64 pid, u64 address (umod())
+    Bytes,         // raw memory (tracemem(), copyin() traced): printed as a hex dump
+};
+
+struct ValueLayout {
+    ValueKind kind = ValueKind::Integer;
+    uint32_t offset = 0; // from the start of the record or key
+    uint32_t size = 8;
+    bool is_signed = true; // Integer
+    uint8_t width = 8;     // Integer: the D type's size (values are stored as 8 bytes)
+};
+
+enum class ActionKind : uint8_t {
+    Trace,       // values[0]
+    Printf,      // format, values = its arguments
+    Printa,      // format (optional), aggregations, values = nothing
+    Stack,       // values[0] is a KernelStack or UserStack
+    Exit,        // values[0]: the status
+    Clear,       // aggregations[0]
+    Trunc,       // aggregations[0], values[0] if a count was given
+    Normalize,   // aggregations[0], values[0]: the divisor
+    Denormalize, // aggregations[0]
+    Setopt,      // option name and value as constant strings
+};
+
+struct ActionDescription {
+    ActionKind kind = ActionKind::Trace;
+    std::vector<ValueLayout> values;
+    std::optional<std::string> format; // printf/printa
+    std::optional<ParsedFormat> parsed_format;
+    std::vector<uint32_t> aggregations; // ids
+    std::string option_name, option_value; // setopt
+    SourceRange location;
+};
+
+struct ClauseDescription {
+    uint32_t index = 0; // in program order
+    SourceRange location;
+    uint32_t record_size = 0; // header included
+    bool records = true;      // false: the clause writes nothing (aggregations only)
+    std::vector<ActionDescription> actions;
+};
+
+struct EnabledProbe {
+    uint32_t epid = 0;
+    uint32_t probe_id = 0;
+    uint32_t clause = 0;
+};
+
+struct AggregationDescription {
+    uint32_t id = 0;
+    std::string name; // without '@'; "" for @
+    AggregationFunction function;
+    std::string map_name;
+    uint32_t key_size = 0;
+    std::vector<ValueLayout> key_fields;
+};
+
+// The global `dtx_activity` (a ".data" variable) moves through these states;
+// trampolines of ordinary probes run clauses only while it is Active.
+enum class Activity : uint32_t {
+    Inactive = 0, // before BEGIN
+    Active = 1,
+    Draining = 2, // exit() was called or dtx is stopping; only END runs
+};
+
+struct ProgramDescription {
+    std::vector<ClauseDescription> clauses;
+    std::vector<EnabledProbe> enabled_probes; // by epid - 1
+    std::vector<AggregationDescription> aggregations;
+    std::string ring_buffer_map = "dtx_output";
+    std::string clause_context_map = "dtx_dctx";
+    std::string drops_map = "dtx_drops"; // per-CPU u64 counters, see DropCounter
+    std::string activity_variable = "dtx_activity";
+};
+
+// Slots of the per-CPU `dtx_drops` array.
+enum class DropCounter : uint32_t {
+    RingBuffer = 0,  // a record did not fit the ring buffer
+    Aggregation = 1, // an aggregation map was full
+    Dynamic = 2,     // an associative array or thread-local map was full
+    Count
+};
+
+} // namespace dtx::trace

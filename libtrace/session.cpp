@@ -1,0 +1,461 @@
+#include "libtrace/session.h"
+
+#include "codegen/sema.h"
+#include "libtrace/attach.h"
+#include "libtrace/bpf_object.h"
+#include "libtrace/consumer.h"
+#include "libtrace/kernel_symbols.h"
+#include "providers/provider.h"
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <ctime>
+#include <map>
+
+namespace dtx::trace {
+
+struct Session::KernelBtf {
+    btf *data = nullptr;
+    ~KernelBtf() { btf__free(data); }
+};
+
+namespace {
+
+// "4m" -> 4194304; sizes as dtrace's options take them.
+std::optional<uint64_t> parse_size(const std::string &text) {
+    if (text.empty())
+        return std::nullopt;
+    char *end = nullptr;
+    errno = 0;
+    unsigned long long value = std::strtoull(text.c_str(), &end, 0);
+    if (errno || end == text.c_str())
+        return std::nullopt;
+    std::string suffix(end);
+    uint64_t scale = 1;
+    if (suffix == "k" || suffix == "K")
+        scale = 1ull << 10;
+    else if (suffix == "m" || suffix == "M")
+        scale = 1ull << 20;
+    else if (suffix == "g" || suffix == "G")
+        scale = 1ull << 30;
+    else if (!suffix.empty())
+        return std::nullopt;
+    return value * scale;
+}
+
+// $1 .. $9, $target and friends in a probe description field.
+std::string expand_macros(const std::string &field, const std::vector<std::string> &arguments) {
+    std::string out;
+    for (size_t i = 0; i < field.size(); i++) {
+        if (field[i] == '$' && i + 1 < field.size() && std::isdigit(uint8_t(field[i + 1]))) {
+            size_t j = i + 1;
+            size_t n = 0;
+            while (j < field.size() && std::isdigit(uint8_t(field[j])))
+                n = n * 10 + size_t(field[j++] - '0');
+            if (n >= 1 && n <= arguments.size())
+                out += arguments[n - 1];
+            i = j - 1;
+            continue;
+        }
+        if (field.compare(i, 4, "$pid") == 0) {
+            out += std::to_string(getpid());
+            i += 3;
+            continue;
+        }
+        out += field[i];
+    }
+    return out;
+}
+
+uint64_t clock_ns(clockid_t clock) {
+    timespec ts{};
+    clock_gettime(clock, &ts);
+    return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+int run_program(int fd) {
+    LIBBPF_OPTS(bpf_test_run_opts, options);
+    return bpf_prog_test_run_opts(fd, &options) == 0 ? 0 : -errno;
+}
+
+} // namespace
+
+Session::Session(SessionOptions options) : options_(std::move(options)) {
+    quiet_ = options_.quiet;
+    providers_ = providers::make_providers();
+    for (auto &provider : providers_)
+        if (provider->name() == "dtrace")
+            provider->list(probes_); // BEGIN, END, ERROR get IDs 1, 2, 3
+}
+
+Session::~Session() = default;
+
+bool Session::apply_option(const std::string &name, const std::string &value, std::string &error) {
+    auto size = [&](uint64_t &target) {
+        std::optional<uint64_t> parsed = parse_size(value);
+        if (!parsed || *parsed == 0) {
+            error = "option '" + name + "' needs a size, not '" + value + "'";
+            return false;
+        }
+        target = *parsed;
+        return true;
+    };
+    auto number = [&](size_t &target) {
+        std::optional<uint64_t> parsed = parse_size(value.empty() ? "0" : value);
+        if (!parsed) {
+            error = "option '" + name + "' needs a number, not '" + value + "'";
+            return false;
+        }
+        target = size_t(*parsed);
+        return true;
+    };
+    size_t ignored_count = 0;
+    if (name == "quiet")
+        quiet_ = true;
+    else if (name == "bufsize")
+        return size(compile_options_.bufsize);
+    else if (name == "aggsize")
+        return size(compile_options_.aggsize);
+    else if (name == "dynvarsize")
+        return size(compile_options_.dynvarsize);
+    else if (name == "strsize")
+        return size(compile_options_.strsize);
+    else if (name == "aggrate" || name == "switchrate" || name == "statusrate" ||
+             name == "cleanrate")
+        return true; // the consumer wakes on each record; any rate is accepted
+    else if (name == "aggsortkey")
+        sort_by_key_ = true;
+    else if (name == "aggsortrev")
+        sort_reverse_ = true;
+    else if (name == "aggsortpos")
+        return number(sort_position_);
+    else if (name == "aggsortkeypos")
+        return number(sort_key_position_);
+    else if (name == "stackframes") {
+        size_t frames = 0;
+        if (!number(frames))
+            return false;
+        compile_options_.stackframes = uint32_t(std::clamp<size_t>(frames, 1, 127));
+    } else if (name == "zdefs")
+        options_.zero_matches_allowed = true;
+    else if (name == "destructive" || name == "defaultargs" || name == "nspec" ||
+             name == "specsize" || name == "stackindent" || name == "flowindent" ||
+             name == "rawbytes")
+        return value.empty() || number(ignored_count);
+    else {
+        error = "unknown option '" + name + "'";
+        return false;
+    }
+    return true;
+}
+
+std::optional<uint64_t> Session::kernel_member_offset(std::string_view type,
+                                                      std::string_view member) {
+    if (!kernel_btf_) {
+        kernel_btf_ = std::make_unique<KernelBtf>();
+        kernel_btf_->data = btf__load_vmlinux_btf();
+        if (!kernel_btf_->data || libbpf_get_error(kernel_btf_->data))
+            kernel_btf_->data = nullptr;
+    }
+    btf *data = kernel_btf_->data;
+    if (!data)
+        return std::nullopt;
+    int id = btf__find_by_name_kind(data, std::string(type).c_str(), BTF_KIND_STRUCT);
+    if (id < 0)
+        return std::nullopt;
+    const btf_type *t = btf__type_by_id(data, uint32_t(id));
+    const btf_member *m = btf_members(t);
+    for (int i = 0; i < btf_vlen(t); i++, m++)
+        if (member == btf__name_by_offset(data, m->name_off))
+            return btf_member_bit_offset(t, uint32_t(i)) / 8;
+    return std::nullopt;
+}
+
+bool Session::compile(ast::Program &program, std::span<const ProgramUnit> units,
+                      DiagnosticEngine &diags) {
+    // Options: #pragma D option lines first, then -x (which wins).
+    std::string option_error;
+    for (const ast::Pragma &pragma : program.pragmas) {
+        if (pragma.words.size() < 2 || pragma.words[0] != "option")
+            continue;
+        std::string word = pragma.words[1];
+        size_t eq = word.find('=');
+        std::string name = word.substr(0, eq);
+        std::string value = eq == std::string::npos ? "" : word.substr(eq + 1);
+        if (eq != std::string::npos && value.empty() && pragma.words.size() > 2)
+            value = pragma.words[2];
+        if (!apply_option(name, value, option_error)) {
+            diags.error("D_PRAGMA_OPTSET", pragma.range, option_error);
+            return false;
+        }
+    }
+    for (const auto &[name, value] : options_.options)
+        if (!apply_option(name, value, option_error)) {
+            std::fprintf(options_.err, "dtx: failed to set -x %s: %s\n", name.c_str(),
+                         option_error.c_str());
+            return false;
+        }
+
+    sema::CheckOptions check_options;
+    check_options.macro_arguments = options_.macro_arguments;
+    check_options.strsize = compile_options_.strsize;
+    check_options.dtx_pid = getpid();
+    check_options.dtx_ppid = getppid();
+    check_options.dtx_uid = getuid();
+    check_options.dtx_gid = getgid();
+    check_options.dtx_pgid = getpgrp();
+    check_options.dtx_sid = getsid(0);
+    sema::CheckedProgram checked = sema::check_program(program, diags, check_options);
+    if (diags.has_errors())
+        return false;
+
+    // Probe descriptions -> probes, clause by clause.
+    std::vector<std::vector<const Probe *>> clause_probes(program.clauses.size());
+    std::map<const SourceFile *, size_t> matches_per_file;
+    for (size_t c = 0; c < program.clauses.size(); c++) {
+        const ast::Clause &clause = *program.clauses[c];
+        for (const ast::ProbeDescription &description : clause.probes) {
+            providers::ProbePattern pattern{
+                expand_macros(description.provider, options_.macro_arguments),
+                expand_macros(description.module, options_.macro_arguments),
+                expand_macros(description.function, options_.macro_arguments),
+                expand_macros(description.name, options_.macro_arguments)};
+            std::vector<const Probe *> found;
+            for (auto &provider : providers_)
+                if (auto problem = provider->match(pattern, probes_, found))
+                    diags.error("D_PROBE_SPEC", description.range, *problem);
+            if (found.empty() && !options_.zero_matches_allowed)
+                diags
+                    .error("D_PDESC_ZERO", description.range,
+                           "probe description " + description.text + " does not match any probes")
+                    .hints.push_back("dtx -l lists the probes; -Z permits descriptions that "
+                                     "match nothing");
+            for (const Probe *probe : found)
+                if (std::find(clause_probes[c].begin(), clause_probes[c].end(), probe) ==
+                    clause_probes[c].end())
+                    clause_probes[c].push_back(probe);
+        }
+        matches_per_file[clause.range.source] += clause_probes[c].size();
+    }
+    if (diags.has_errors())
+        return false;
+
+    // One set of trampolines per provider, for the probes it owns.
+    std::map<std::string, std::vector<const Probe *>> enabled;
+    for (const auto &probes : clause_probes)
+        for (const Probe *probe : probes) {
+            auto &list = enabled[probe->name.provider];
+            if (std::find(list.begin(), list.end(), probe) == list.end())
+                list.push_back(probe);
+        }
+    std::vector<codegen::TrampolineSpec> specs;
+    for (auto &provider : providers_) {
+        auto it = enabled.find(std::string(provider->name()));
+        if (it == enabled.end())
+            continue;
+        for (providers::Trampoline &t : provider->trampolines(it->second)) {
+            specs.push_back(t.spec);
+            trampolines_.push_back(std::move(t));
+        }
+    }
+
+    compile_options_.kernel_member_offset = [this](std::string_view type, std::string_view member) {
+        return kernel_member_offset(type, member);
+    };
+    auto wants = [&](std::string_view stage) {
+        return std::find(options_.dump_stages.begin(), options_.dump_stages.end(), stage) !=
+               options_.dump_stages.end();
+    };
+    compile_options_.quiet = quiet_;
+    compile_options_.want_ir = wants("ir");
+    compile_options_.want_assembly = wants("bpf");
+    codegen::CompileInput input{program, checked, clause_probes, specs, probes_};
+    std::optional<codegen::CompiledProgram> compiled =
+        codegen::compile_program(input, compile_options_, diags);
+    if (!compiled)
+        return false;
+    compiled_ = std::make_unique<codegen::CompiledProgram>(std::move(*compiled));
+    if (compile_options_.want_ir)
+        std::fputs(compiled_->ir.c_str(), options_.out);
+    if (compile_options_.want_assembly)
+        std::fputs(compiled_->assembly.c_str(), options_.out);
+
+    if (!quiet_)
+        for (const ProgramUnit &unit : units) {
+            size_t n = matches_per_file[unit.file];
+            std::fprintf(options_.err, "dtx: %s matched %zu probe%s\n", unit.label.c_str(), n,
+                         n == 1 ? "" : "s");
+        }
+    return true;
+}
+
+int Session::run() {
+    const ProgramDescription &description = compiled_->description;
+    // Signals arrive through a signalfd, so the loop below wakes at once.
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    sigaddset(&signals, SIGHUP);
+    sigprocmask(SIG_BLOCK, &signals, nullptr);
+    UniqueFd signal_fd(signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK));
+
+    BpfObjectOptions object_options;
+    object_options.echo_libbpf_up_to =
+        options_.verbose ? std::optional(LIBBPF_INFO) : std::nullopt;
+    BpfObject object(object_options);
+    if (auto error = object.open(compiled_->object)) {
+        std::fprintf(options_.err, "dtx: %s\n", error->to_string().c_str());
+        return 1;
+    }
+    if (bpf_map *dctx = object.map(description.clause_context_map))
+        bpf_map__set_max_entries(dctx, uint32_t(std::max(libbpf_num_possible_cpus(), 1)));
+    uint64_t walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
+    object.set_global_variable("dtx_walltime_offset",
+                               std::as_bytes(std::span(&walltime_offset, 1)));
+    if (auto error = object.load()) {
+        std::fprintf(options_.err, "dtx: could not load the program: %s\n",
+                     error->to_string().c_str());
+        return 1;
+    }
+    // The activity word lives in the object's .data, mapped into our memory.
+    uint32_t *activity = nullptr;
+    std::pair<void *, size_t> data_mapping{nullptr, 0};
+    for (bpf_map *map = bpf_object__next_map(object.get(), nullptr); map;
+         map = bpf_object__next_map(object.get(), map)) {
+        if (!std::string_view(bpf_map__name(map)).ends_with(".data"))
+            continue;
+        // Mapped here: libbpf's own copy of .data is not the kernel's map.
+        size_t size = bpf_map__value_size(map);
+        void *mapped = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(map), 0);
+        if (mapped == MAP_FAILED)
+            continue;
+        data_mapping = {mapped, size};
+        auto *data = static_cast<char *>(mapped);
+        // The variable's place in the section, from the section's BTF.
+        btf *object_btf = bpf_object__btf(object.get());
+        const btf_type *section = btf__type_by_id(object_btf, bpf_map__btf_value_type_id(map));
+        if (!data || !section || !btf_is_datasec(section))
+            continue;
+        const btf_var_secinfo *variable = btf_var_secinfos(section);
+        for (int i = 0; i < btf_vlen(section); i++, variable++) {
+            const btf_type *var = btf__type_by_id(object_btf, variable->type);
+            if (description.activity_variable == btf__name_by_offset(object_btf, var->name_off))
+                activity = reinterpret_cast<uint32_t *>(data + variable->offset);
+        }
+    }
+
+    AttachmentSet attachments;
+    int begin_fd = -1, end_fd = -1;
+    for (providers::Trampoline &t : trampolines_) {
+        int fd = object.program_fd(t.spec.program_name);
+        if (t.activation == providers::Activation::Begin) {
+            begin_fd = fd;
+            continue;
+        }
+        if (t.activation == providers::Activation::End) {
+            end_fd = fd;
+            continue;
+        }
+        providers::AttachContext context{fd, object, attachments};
+        if (auto problem = t.attach(context)) {
+            std::fprintf(options_.err, "dtx: %s\n", problem->c_str());
+            return 1;
+        }
+    }
+
+    ConsumerOptions consumer_options;
+    consumer_options.quiet = quiet_;
+    consumer_options.print.sort.by_key = sort_by_key_;
+    consumer_options.print.sort.reverse = sort_reverse_;
+    consumer_options.print.sort.aggregation_position = sort_position_;
+    consumer_options.print.sort.key_position = sort_key_position_;
+    auto symbols = std::make_shared<std::optional<KernelSymbolTable>>();
+    auto kernel_name = [symbols](uint64_t address) -> std::string {
+        if (!symbols->has_value()) {
+            KernelSymbolTableResult loaded = KernelSymbolTable::load();
+            if (auto *table = std::get_if<KernelSymbolTable>(&loaded))
+                symbols->emplace(std::move(*table));
+        }
+        if (symbols->has_value())
+            return (*symbols)->format(address);
+        char text[32];
+        std::snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(address));
+        return text;
+    };
+    consumer_options.print.name_address = [kernel_name](const KeyField &,
+                                                        uint64_t address) -> std::string {
+        return kernel_name(address);
+    };
+    consumer_options.format.symbols.kernel = kernel_name;
+    Consumer consumer(description, object, probes_, consumer_options, options_.out,
+                      options_.err);
+
+    ring_buffer *ring = ring_buffer__new(
+        object.map_fd(description.ring_buffer_map),
+        [](void *context, void *data, size_t size) {
+            static_cast<Consumer *>(context)->consume(
+                std::span(static_cast<const std::byte *>(data), size));
+            return 0;
+        },
+        &consumer, nullptr);
+    if (!ring) {
+        std::fprintf(options_.err, "dtx: could not open the ring buffer: %s\n",
+                     std::strerror(errno));
+        return 1;
+    }
+
+    if (begin_fd >= 0) {
+        if (int e = run_program(begin_fd); e < 0)
+            std::fprintf(options_.err, "dtx: could not fire BEGIN: %s\n", std::strerror(-e));
+    } else if (activity) {
+        __atomic_store_n(activity, uint32_t(Activity::Active), __ATOMIC_SEQ_CST);
+    }
+
+    UniqueFd epoll(epoll_create1(EPOLL_CLOEXEC));
+    epoll_event event{};
+    event.events = EPOLLIN;
+    event.data.fd = ring_buffer__epoll_fd(ring);
+    epoll_ctl(epoll.get(), EPOLL_CTL_ADD, ring_buffer__epoll_fd(ring), &event);
+    event.data.fd = signal_fd.get();
+    epoll_ctl(epoll.get(), EPOLL_CTL_ADD, signal_fd.get(), &event);
+    ring_buffer__consume(ring);
+    while (!consumer.exit_status()) {
+        epoll_event ready[2];
+        int n = epoll_wait(epoll.get(), ready, 2, -1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        bool signalled = false;
+        for (int i = 0; i < n; i++)
+            if (ready[i].data.fd == signal_fd.get())
+                signalled = true;
+        ring_buffer__consume(ring);
+        if (signalled)
+            break;
+    }
+
+    // Stop every probe but END, fire END, and drain what is left.
+    if (activity)
+        __atomic_store_n(activity, uint32_t(Activity::Draining), __ATOMIC_SEQ_CST);
+    if (end_fd >= 0)
+        run_program(end_fd);
+    ring_buffer__consume(ring);
+    consumer.finish();
+    ring_buffer__free(ring);
+    attachments.detach_all();
+    if (data_mapping.first)
+        munmap(data_mapping.first, data_mapping.second);
+    std::fflush(options_.out);
+    return consumer.exit_status().value_or(0);
+}
+
+} // namespace dtx::trace

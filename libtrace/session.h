@@ -1,0 +1,81 @@
+// A tracing session, the library's lifecycle that the dtx command drives:
+//   compile()  check the program, match its probe descriptions against the
+//              providers, generate the BPF object (one pass list, in one place)
+//   run()      load it, attach every trampoline, fire BEGIN, consume records
+//              until exit(), a signal or the end of the target, fire END,
+//              print what is left, detach everything; returns the exit status
+// A test can drive it without the command.
+#pragma once
+
+#include "codegen/compile.h"
+#include "libtrace/probe.h"
+#include "parser/ast.h"
+#include "parser/diagnostics.h"
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace dtx::providers {
+class Provider;
+struct Trampoline;
+} // namespace dtx::providers
+
+namespace dtx::trace {
+
+struct SessionOptions {
+    bool quiet = false;
+    bool zero_matches_allowed = false; // -Z
+    bool verbose = false;              // -v
+    // -x name[=value], in order; #pragma D option lines are read from the program.
+    std::vector<std::pair<std::string, std::string>> options;
+    std::vector<std::string> macro_arguments; // $1 ..
+    std::vector<std::string> dump_stages;     // --dump=ir, --dump=bpf
+    FILE *out = stdout;
+    FILE *err = stderr;
+};
+
+// Where a clause came from, for dtrace's "matched N probes" notice.
+struct ProgramUnit {
+    const SourceFile *file = nullptr;
+    std::string label; // "description 'BEGIN'", "script 'x.d'"
+};
+
+class Session {
+public:
+    explicit Session(SessionOptions options);
+    ~Session();
+    Session(const Session &) = delete;
+    Session &operator=(const Session &) = delete;
+
+    // False after reporting errors into `diags` (or, for option errors,
+    // on the error stream).
+    bool compile(ast::Program &program, std::span<const ProgramUnit> units,
+                 DiagnosticEngine &diags);
+
+    // Runs the compiled program; the exit status as dtrace(1) gives it.
+    int run();
+
+    const codegen::CompiledProgram *compiled() const { return compiled_.get(); }
+
+private:
+    bool apply_option(const std::string &name, const std::string &value, std::string &error);
+    std::optional<uint64_t> kernel_member_offset(std::string_view type, std::string_view member);
+
+    SessionOptions options_;
+    codegen::CompileOptions compile_options_;
+    bool quiet_ = false;
+    bool sort_by_key_ = false, sort_reverse_ = false;
+    size_t sort_position_ = 0, sort_key_position_ = 0;
+    ProbeTable probes_;
+    std::vector<std::unique_ptr<providers::Provider>> providers_;
+    std::vector<providers::Trampoline> trampolines_;
+    std::unique_ptr<codegen::CompiledProgram> compiled_;
+    struct KernelBtf;
+    std::unique_ptr<KernelBtf> kernel_btf_;
+};
+
+} // namespace dtx::trace

@@ -1,0 +1,71 @@
+// The interface every provider implements, and the table that registers them.
+// A provider maps some kind of kernel or user event to D probes: it names its
+// probes (for -l and for matching probe descriptions), builds the entry program
+// of each kind of attachment it needs, and attaches those programs through the
+// shared link layer once they are loaded.
+#pragma once
+
+#include "codegen/trampoline.h"
+#include "libtrace/attach.h"
+#include "libtrace/bpf_object.h"
+#include "libtrace/probe.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace dtx::providers {
+
+// A probe description with macros expanded: each field a glob, empty = any.
+struct ProbePattern {
+    std::string provider, module, function, name;
+};
+
+// When the session runs a trampoline that is not attached to a kernel event.
+enum class Activation {
+    Attached, // attach() hooks it to kernel events
+    Begin,    // run once before tracing starts (dtrace:::BEGIN)
+    End,      // run once when tracing ends (dtrace:::END)
+};
+
+// What attach() gets once the object is loaded.
+struct AttachContext {
+    int program_fd = -1;
+    trace::BpfObject &object;
+    trace::AttachmentSet &attachments;
+};
+
+// One entry program and the probes it serves.
+struct Trampoline {
+    codegen::TrampolineSpec spec;
+    Activation activation = Activation::Attached;
+    // Hooks the loaded program up; returns an error message naming the probe.
+    std::function<std::optional<std::string>(AttachContext &)> attach;
+};
+
+class Provider {
+public:
+    virtual ~Provider() = default;
+    virtual std::string_view name() const = 0;
+
+    // Adds to `out` every probe of this provider that `pattern` matches,
+    // creating on demand probes that exist once named (tick-5s). An error
+    // (a malformed name such as profile-0) is returned as a message.
+    virtual std::optional<std::string> match(const ProbePattern &pattern, trace::ProbeTable &table,
+                                             std::vector<const trace::Probe *> &out) = 0;
+
+    // Every probe the provider offers without being asked by name, for -l.
+    virtual void list(trace::ProbeTable &table) = 0;
+
+    // The entry programs for the probes of this provider that clauses enable.
+    virtual std::vector<Trampoline> trampolines(std::span<const trace::Probe *const> enabled) = 0;
+};
+
+// The registered providers, in listing order; the dtrace provider first so
+// that BEGIN, END and ERROR get IDs 1, 2 and 3.
+std::vector<std::unique_ptr<Provider>> make_providers();
+
+} // namespace dtx::providers

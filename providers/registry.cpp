@@ -1,0 +1,12 @@
+#include "providers/registry.h"
+
+namespace dtx::providers {
+
+std::vector<std::unique_ptr<Provider>> make_providers() {
+    std::vector<std::unique_ptr<Provider>> providers;
+    providers.push_back(make_dtrace_provider()); // first: BEGIN, END, ERROR are IDs 1, 2, 3
+    providers.push_back(make_profile_provider());
+    return providers;
+}
+
+} // namespace dtx::providers

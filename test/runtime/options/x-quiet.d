@@ -1,0 +1,8 @@
+/* dtx-args: -x quiet */
+/* -x quiet is -q. */
+
+BEGIN
+{
+	printf("quiet\n");
+	exit(0);
+}
