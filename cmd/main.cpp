@@ -74,8 +74,9 @@ int run(const dtx::cmd::Options &options) {
         std::fputs(text.str().c_str(), out);
     }
 
-    bool wants_code = wants_dump(options, "ir") || wants_dump(options, "bpf");
-    if (options.compile_only && !wants_code)
+    // -e with only --dump=ast stops after parsing: the AST of a program whose
+    // probes or types this machine cannot resolve can still be inspected.
+    if (options.compile_only && options.dump_stages == std::vector<std::string>{"ast"})
         return kExitSuccess;
     if (options.list) {
         std::cerr << "dtx: probe listing is not implemented in this version\n";
