@@ -7,7 +7,6 @@
 #include "codegen/runtime_library.h"
 
 #include <linux/bpf.h>
-#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 
 namespace dtx::codegen {
@@ -289,14 +288,6 @@ Value Lowering::lower_call(const ast::Call &call, bool statement, ClauseState &s
 
 namespace {
 
-// Hides a value's origin from LLVM so that it cannot drop the bounds check
-// that follows, which the kernel's verifier needs to see.
-llvm::Value *opaque(llvm::IRBuilder<> &ir, llvm::Value *value) {
-    auto *type = llvm::FunctionType::get(value->getType(), {value->getType()}, false);
-    auto *identity = llvm::InlineAsm::get(type, "", "=r,0", /*hasSideEffects=*/true);
-    return ir.CreateCall(type, identity, {value});
-}
-
 uint64_t power(uint64_t base, unsigned exponent) {
     uint64_t result = 1;
     while (exponent--)
@@ -493,7 +484,7 @@ void Lowering::lower_aggregation(const ast::Assign &assign, ClauseState &state) 
                                       const64(zero_bucket), bucket);
         }
         // The verifier must see the bucket bounded before it indexes the value.
-        bucket = opaque(ir_, bucket);
+        bucket = opaque(bucket);
         auto *in_range = llvm::BasicBlock::Create(context_, "agg_bucket", function);
         ir_.CreateCondBr(ir_.CreateICmpULT(bucket, const64(bucket_count)), in_range, done);
         ir_.SetInsertPoint(in_range);

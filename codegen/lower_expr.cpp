@@ -189,8 +189,8 @@ llvm::Value *Lowering::probe_name_field(unsigned field, ClauseState &state) {
                                                        const64(0), "dtx_probe_name_placeholder");
     llvm::Value *index = load64(at(state.dctx, probe_index_offset()));
     uint64_t count = std::max<size_t>(dense_probes_.size(), 1);
-    index = ir_.CreateSelect(ir_.CreateICmpULT(index, const64(count)), index, const64(0));
-    return at(probe_names_[field], ir_.CreateMul(index, const64(strsize())));
+    index = opaque(ir_.CreateSelect(ir_.CreateICmpULT(index, const64(count)), index, const64(0)));
+    return at(probe_names_[field], ir_.CreateMul(index, const64(align8(strsize()))));
 }
 
 Value Lowering::lower_builtin(const sema::BuiltinVariable &builtin, const ast::Expr &expr,

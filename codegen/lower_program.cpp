@@ -7,6 +7,7 @@
 #include "codegen/runtime_library.h"
 
 #include <linux/bpf.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Verifier.h>
 
 #include <algorithm>
@@ -24,10 +25,6 @@ constexpr uint32_t kScratchAreaLimit = 32 * 1024;
 constexpr uint32_t kRecordMaskOffset = sizeof(trace::RecordHeader);
 constexpr uint32_t kRecordDataOffset = kRecordMaskOffset + 8;
 constexpr uint32_t kErrorProbeId = 3;
-
-uint32_t align8(uint64_t n) {
-    return static_cast<uint32_t>((n + 7) & ~uint64_t{7});
-}
 
 } // namespace
 
@@ -215,6 +212,12 @@ void Lowering::copy_bytes(llvm::Value *to, llvm::Value *from, uint32_t size) {
 
 void Lowering::copy_string(llvm::Value *to, llvm::Value *from) {
     call_helper(BPF_FUNC_probe_read_kernel_str, i64(), {to, ir_.getInt32(uint32_t(strsize())), from});
+}
+
+llvm::Value *Lowering::opaque(llvm::Value *value) {
+    auto *type = llvm::FunctionType::get(value->getType(), {value->getType()}, false);
+    auto *identity = llvm::InlineAsm::get(type, "", "=r,0", /*hasSideEffects=*/true);
+    return ir_.CreateCall(type, identity, {value});
 }
 
 llvm::Value *Lowering::current_cpu() {
@@ -864,11 +867,11 @@ std::optional<CompiledProgram> Lowering::finish() {
             const std::string *text[4] = {&probe->name.provider, &probe->name.module,
                                           &probe->name.function, &probe->name.name};
             std::string s = text[field]->substr(0, strsize() - 1);
-            s.resize(strsize(), '\0');
+            s.resize(align8(strsize()), '\0');
             data += s;
         }
         if (data.empty())
-            data.assign(strsize(), '\0');
+            data.assign(align8(strsize()), '\0');
         llvm::Constant *init = llvm::ConstantDataArray::getString(context_, data, false);
         auto *table = debug_->define_global_variable(
             std::string("dtx_probe_") + kFieldNames[field], debug_->char_array_type(data.size()),

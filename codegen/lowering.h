@@ -32,6 +32,11 @@
 
 namespace dtx::codegen {
 
+// Sizes and offsets of everything the lowering lays out are multiples of 8.
+inline uint32_t align8(uint64_t n) {
+    return static_cast<uint32_t>((n + 7) & ~uint64_t{7});
+}
+
 // A lowered expression: `value` is an i64 (scalars) or a ptr (memory values).
 struct Value {
     llvm::Value *value = nullptr;
@@ -139,6 +144,9 @@ public:
     uint32_t stored_size(const sema::Type *type);
     bool is_memory_value(const sema::Type *type); // lives behind a ptr
     llvm::Value *current_cpu();
+    // Hides a value's origin from LLVM, so that it cannot move arithmetic
+    // above the bounds check the kernel's verifier needs to see first.
+    llvm::Value *opaque(llvm::Value *value);
     // Stores `value` (of `type`) at `to` as a record or key field would hold it.
     void store_value(const Value &value, llvm::Value *to);
     trace::ValueLayout layout_of(const sema::Type *type, uint32_t offset);

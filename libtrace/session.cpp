@@ -325,6 +325,24 @@ int Session::run() {
     if (auto error = object.load()) {
         std::fprintf(options_.err, "dtx: could not load the program: %s\n",
                      error->to_string().c_str());
+        // Name the D clauses the rejected program runs.
+        for (const providers::Trampoline &t : trampolines_) {
+            if (t.spec.program_name != error->program)
+                continue;
+            std::string clauses;
+            for (const EnabledProbe &enabled : description.enabled_probes) {
+                bool runs = std::any_of(t.spec.probes.begin(), t.spec.probes.end(),
+                                        [&](const Probe *p) { return p->id == enabled.probe_id; });
+                const SourceRange &at = description.clauses.at(enabled.clause).location;
+                std::string where = at.file_name() + ":" + std::to_string(at.begin.line) + ":" +
+                                    std::to_string(at.begin.column);
+                if (runs && clauses.find(where) == std::string::npos)
+                    clauses += (clauses.empty() ? "" : ", ") + where;
+            }
+            std::fprintf(options_.err, "dtx: program '%s' runs the clause%s at %s\n",
+                         error->program.c_str(),
+                         clauses.find(',') == std::string::npos ? "" : "s", clauses.c_str());
+        }
         return 1;
     }
     // The activity word lives in the object's .data, mapped into our memory.
