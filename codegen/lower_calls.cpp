@@ -388,10 +388,13 @@ void Lowering::lower_aggregation(const ast::Assign &assign, ClauseState &state) 
         break;
     case K::Min:
     case K::Max: {
-        llvm::Value *current = load64(word(0));
+        // The word is kept XORed with the identity (trace::convert_kernel_words).
+        llvm::Value *bias = const64(d.function.kind == K::Min ? uint64_t(INT64_MAX)
+                                                               : uint64_t(INT64_MIN));
+        llvm::Value *current = ir_.CreateXor(load64(word(0)), bias);
         llvm::Value *better = d.function.kind == K::Min ? ir_.CreateICmpSLT(value, current)
                                                         : ir_.CreateICmpSGT(value, current);
-        store64(ir_.CreateSelect(better, value, current), word(0));
+        store64(ir_.CreateXor(ir_.CreateSelect(better, value, current), bias), word(0));
         break;
     }
     case K::Stddev: {

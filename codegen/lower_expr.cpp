@@ -404,8 +404,12 @@ Value Lowering::lower_assign(const ast::Assign &assign, ClauseState &state) {
             rhs = ir_.CreateMul(rhs, const64(scale));
             op_type = type;
         }
-        value = {normalize(arithmetic(*this, op, current.value, rhs, op_type, state, type), type),
-                 type};
+        llvm::Value *lhs = current.value;
+        if (op != ast::BinaryOp::Shl && op != ast::BinaryOp::Shr) {
+            lhs = normalize(lhs, op_type);
+            rhs = normalize(rhs, op_type);
+        }
+        value = {normalize(arithmetic(*this, op, lhs, rhs, op_type, state, type), type), type};
     }
     write_variable(*storage, keys, value, zero_constant, state);
     if (value.value->getType()->isPointerTy())
@@ -576,9 +580,14 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
         if (comparison) {
             const sema::Type *lt = sema::resolve(b.lhs->type), *rt = sema::resolve(b.rhs->type);
             bool is_signed = false;
-            if (sema::is_integer(lt) && sema::is_integer(rt))
-                is_signed = is_signed_type(
-                    sema::usual_arithmetic(*input_.checked.types, b.lhs->type, b.rhs->type));
+            if (sema::is_integer(lt) && sema::is_integer(rt)) {
+                // Both operands in their common type, as C compares them.
+                const sema::Type *common =
+                    sema::usual_arithmetic(*input_.checked.types, b.lhs->type, b.rhs->type);
+                is_signed = is_signed_type(common);
+                lhs = normalize(lhs, common);
+                rhs = normalize(rhs, common);
+            }
             llvm::CmpInst::Predicate p;
             switch (b.op) {
             case ast::BinaryOp::Lt: p = is_signed ? llvm::CmpInst::ICMP_SLT : llvm::CmpInst::ICMP_ULT; break;
@@ -606,6 +615,11 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
                 lhs = ir_.CreateMul(lhs, const64(scale_of(rt)));
             return {b.op == ast::BinaryOp::Add ? ir_.CreateAdd(lhs, rhs) : ir_.CreateSub(lhs, rhs),
                     type};
+        }
+        if (b.op != ast::BinaryOp::Shl && b.op != ast::BinaryOp::Shr) {
+            // The usual arithmetic conversions: -7 / (uint32_t)7 divides 4294967289.
+            lhs = normalize(lhs, type);
+            rhs = normalize(rhs, type);
         }
         return {normalize(arithmetic(*this, b.op, lhs, rhs, type, state, b.lhs->type), type),
                 type};

@@ -482,6 +482,7 @@ void Lowering::plan_aggregations() {
                                           .value = debug_->char_array_type(storage.value_size),
                                           .map_flags = BPF_F_NO_PREALLOC});
         std::vector<int64_t> initial = trace::initial_data(d.function);
+        trace::convert_kernel_words(d.function, initial);
         std::vector<uint64_t> words(initial.begin(), initial.end());
         llvm::Constant *data = llvm::ConstantDataArray::get(context_, words);
         storage.initial_value = debug_->define_global_variable(

@@ -378,13 +378,26 @@ std::optional<int64_t> integer_constant(const Expr &expr, const CheckedProgram &
         std::optional<int64_t> r = constant_value(*binary->rhs);
         if (!l || !r)
             return std::nullopt;
+        // C's usual arithmetic conversions: both operands become their common
+        // type first (the result's, except for comparisons, whose result is int).
+        bool operands_unsigned = is_unsigned;
+        const bool comparison = binary->op >= BinaryOp::Lt && binary->op <= BinaryOp::Ne;
+        const bool converts = binary->op != BinaryOp::Shl && binary->op != BinaryOp::Shr &&
+                              binary->op != BinaryOp::LogicalAnd &&
+                              binary->op != BinaryOp::LogicalOr &&
+                              binary->op != BinaryOp::LogicalXor && binary->op != BinaryOp::Comma;
+        if (converts && is_integer(binary->lhs->type) && is_integer(binary->rhs->type)) {
+            const Type *common = comparison
+                                     ? usual_arithmetic(*program.types, binary->lhs->type,
+                                                        binary->rhs->type)
+                                     : expr.type;
+            if (is_integer(common)) {
+                l = truncate_to(*l, common);
+                r = truncate_to(*r, common);
+                operands_unsigned = !resolve(common)->is_signed;
+            }
+        }
         const uint64_t ul = uint64_t(*l), ur = uint64_t(*r);
-        // Comparisons use the operands' common type, not the int result.
-        const bool operands_unsigned =
-            (binary->lhs->type && !resolve(binary->lhs->type)->is_signed &&
-             resolve(binary->lhs->type)->size >= 4) ||
-            (binary->rhs->type && !resolve(binary->rhs->type)->is_signed &&
-             resolve(binary->rhs->type)->size >= 4);
         auto less = [&](bool strict, bool swap) {
             uint64_t a = swap ? ur : ul, b = swap ? ul : ur;
             int64_t sa = swap ? *r : *l, sb = swap ? *l : *r;

@@ -139,6 +139,11 @@ const Type *Checker::check_integer(IntegerLiteral &literal) {
         const Type *type = types_.lookup(kOrder[i]);
         if (literal.is_unsigned && type->is_signed)
             continue;
+        // As in C, a decimal constant without a 'u' suffix is int, long or
+        // long long; only octal and hex constants may become unsigned.
+        if (!literal.is_unsigned && literal.base == 10 && !type->is_signed &&
+            i + 1 < std::size(kOrder))
+            continue;
         uint64_t max = type->is_signed   ? (uint64_t(1) << (type->size * 8 - 1)) - 1
                        : type->size == 8 ? UINT64_MAX
                                          : (uint64_t(1) << (type->size * 8)) - 1;

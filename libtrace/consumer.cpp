@@ -154,9 +154,9 @@ std::string Consumer::trace_value(const ValueLayout &layout,
         case 4:
             return u ? printf_string(quiet ? "%u" : " %10u", uint32_t(bits))
                      : printf_string(quiet ? "%d" : " %10d", int32_t(bits));
-        default:
-            return u ? printf_string(quiet ? "%" PRIu64 : " %16" PRIu64, bits)
-                     : printf_string(quiet ? "%" PRId64 : " %16" PRId64, int64_t(bits));
+        default: // dtrace-utils' dt_print_trace: room for every digit
+            return u ? printf_string(quiet ? "%" PRIu64 : " %20" PRIu64, bits)
+                     : printf_string(quiet ? "%" PRId64 : " %19" PRId64, int64_t(bits));
         }
     }
     case ValueKind::String: {
@@ -260,8 +260,11 @@ AggregationSnapshot &Consumer::snapshot(uint32_t id) {
         AggregationKey fields;
         for (const ValueLayout &layout : d.key_fields)
             fields.push_back(key_field(layout, key));
-        for (int cpu = 0; cpu < cpu_count_; cpu++)
-            snap.add(fields, std::span<const int64_t>(values.data() + size_t(cpu) * words, words));
+        for (int cpu = 0; cpu < cpu_count_; cpu++) {
+            std::span<int64_t> data(values.data() + size_t(cpu) * words, words);
+            convert_kernel_words(d.function, data);
+            snap.add(fields, data);
+        }
     }
     return snap;
 }
@@ -380,6 +383,7 @@ void Consumer::run_action(const ActionDescription &action, std::span<const std::
         };
         if (action.kind == ActionKind::Clear) {
             std::vector<int64_t> initial = initial_data(d.function);
+            convert_kernel_words(d.function, initial);
             std::vector<int64_t> all;
             for (int cpu = 0; cpu < cpu_count_; cpu++)
                 all.insert(all.end(), initial.begin(), initial.end());

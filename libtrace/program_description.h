@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -106,6 +107,18 @@ struct EnabledProbe {
     uint32_t probe_id = 0;
     uint32_t clause = 0;
 };
+
+// min() and max() keep their word XORed with the function's identity in the
+// kernel (INT64_MAX for min, INT64_MIN for max), so that the zeros the kernel
+// gives the other CPUs' copies of a new per-CPU key read as "nothing seen"
+// rather than as a value of 0. XOR is its own inverse: the same call encodes
+// (code generator, clear()) and decodes (snapshots).
+inline void convert_kernel_words(const AggregationFunction &function, std::span<int64_t> words) {
+    if (function.kind == AggregationKind::Min && !words.empty())
+        words[0] ^= INT64_MAX;
+    else if (function.kind == AggregationKind::Max && !words.empty())
+        words[0] ^= INT64_MIN;
+}
 
 struct AggregationDescription {
     uint32_t id = 0;

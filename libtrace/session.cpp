@@ -309,6 +309,19 @@ int Session::run() {
     sigprocmask(SIG_BLOCK, &signals, nullptr);
     UniqueFd signal_fd(signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK));
 
+    // As dtrace refuses an enabling whose buffers cannot hold one record.
+    for (const AggregationDescription &aggregation : description.aggregations) {
+        uint64_t entry = aggregation.key_size + data_word_count(aggregation.function) * 8;
+        if (compile_options_.aggsize < entry) {
+            std::fprintf(options_.err,
+                         "dtx: could not enable tracing: aggsize (%llu bytes) cannot hold one "
+                         "entry of @%s (%llu bytes)\n",
+                         static_cast<unsigned long long>(compile_options_.aggsize),
+                         aggregation.name.c_str(), static_cast<unsigned long long>(entry));
+            return 1;
+        }
+    }
+
     BpfObjectOptions object_options;
     object_options.echo_libbpf_up_to =
         options_.verbose ? std::optional(LIBBPF_INFO) : std::nullopt;
