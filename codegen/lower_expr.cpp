@@ -378,6 +378,37 @@ Value Lowering::lower_assign(const ast::Assign &assign, ClauseState &state) {
     const std::vector<ast::ExprPtr> *keys = nullptr;
     if (auto *sub = assign.target->as<ast::Subscript>())
         keys = &sub->indices;
+    if (keys && !storage->info->associative && storage->kind != VariableStorage::Kind::Map) {
+        // An element of a declared array: a[3] = 4.
+        const sema::Type *array = sema::resolve(storage->info->type);
+        const sema::Type *element = assign.target->type;
+        uint64_t element_size = sema::resolve(element) ? sema::resolve(element)->size : 8;
+        llvm::Value *index = lower_scalar(*keys->at(0), state);
+        fault_if(state, ir_.CreateICmpUGE(index, const64(array ? array->array_count : 0)),
+                 trace::FaultKind::BadAddress, index);
+        llvm::Value *base = storage->kind == VariableStorage::Kind::Global
+                                ? at(globals_, storage->offset)
+                                : at(state.dctx, storage->offset);
+        llvm::Value *address =
+            at(base, ir_.CreateMul(ir_.CreateAnd(index, const64(0xffff)), const64(element_size)));
+        llvm::Value *value;
+        if (assign.op == ast::AssignOp::Assign) {
+            value = lower_scalar(*assign.value, state);
+        } else {
+            llvm::Value *current = load_integer(address, element);
+            llvm::Value *rhs = lower_scalar(*assign.value, state);
+            static constexpr ast::BinaryOp kOps[] = {
+                ast::BinaryOp::Add,    ast::BinaryOp::Mul,    ast::BinaryOp::Div,
+                ast::BinaryOp::Mod,    ast::BinaryOp::Add,    ast::BinaryOp::Sub,
+                ast::BinaryOp::Shl,    ast::BinaryOp::Shr,    ast::BinaryOp::BitAnd,
+                ast::BinaryOp::BitXor, ast::BinaryOp::BitOr};
+            value = arithmetic(*this, kOps[size_t(assign.op)], current, rhs, element, state,
+                               element);
+        }
+        value = normalize(value, element);
+        store_integer(value, address, element);
+        return {value, element};
+    }
     const sema::Type *type = storage->info->type;
     Value value;
     bool zero_constant = false;

@@ -25,6 +25,10 @@ constexpr uint32_t kScratchAreaLimit = 32 * 1024;
 constexpr uint32_t kRecordMaskOffset = sizeof(trace::RecordHeader);
 constexpr uint32_t kRecordDataOffset = kRecordMaskOffset + 8;
 constexpr uint32_t kErrorProbeId = 3;
+// The largest value of a per-CPU map (the kernel's PCPU_MIN_UNIT_SIZE).
+constexpr uint32_t kMaxPerCpuValue = 32 * 1024;
+// The BPF back end inlines memset/memcpy only up to this many bytes.
+constexpr uint32_t kMemoryChunk = 512;
 
 } // namespace
 
@@ -192,9 +196,11 @@ llvm::Value *Lowering::scratch(ClauseState &state, uint32_t size) {
     uint32_t offset = state.scratch_offset;
     state.scratch_offset += align8(size);
     if (state.scratch_offset > scratch_area_limit_) {
-        error(state.clause->range, "the clause needs more than " +
-                                       std::to_string(scratch_area_limit_) +
-                                       " bytes of scratch space for strings and keys");
+        if (!state.scratch_exhausted)
+            error(state.clause->range, "the clause needs more than " +
+                                           std::to_string(scratch_area_limit_) +
+                                           " bytes of scratch space for strings and keys");
+        state.scratch_exhausted = true;
         state.scratch_offset = 0;
         offset = 0;
     }
@@ -202,12 +208,22 @@ llvm::Value *Lowering::scratch(ClauseState &state, uint32_t size) {
     return at(state.dctx, scratch_area_offset() + offset);
 }
 
+// Large blocks go in chunks whose addresses LLVM cannot see are adjacent, or
+// its optimizer would merge them back into one call the back end rejects.
 void Lowering::zero(llvm::Value *address, uint32_t size) {
-    ir_.CreateMemSet(address, ir_.getInt8(0), size, llvm::MaybeAlign(8));
+    for (uint32_t done = 0; done < size; done += kMemoryChunk) {
+        llvm::Value *chunk = done ? opaque(at(address, done)) : address;
+        ir_.CreateMemSet(chunk, ir_.getInt8(0), std::min(kMemoryChunk, size - done),
+                         llvm::MaybeAlign(8));
+    }
 }
 
 void Lowering::copy_bytes(llvm::Value *to, llvm::Value *from, uint32_t size) {
-    ir_.CreateMemCpy(to, llvm::MaybeAlign(8), from, llvm::MaybeAlign(8), size);
+    for (uint32_t done = 0; done < size; done += kMemoryChunk) {
+        llvm::Value *target = done ? opaque(at(to, done)) : to;
+        ir_.CreateMemCpy(target, llvm::MaybeAlign(8), at(from, done), llvm::MaybeAlign(8),
+                         std::min(kMemoryChunk, size - done));
+    }
 }
 
 void Lowering::copy_string(llvm::Value *to, llvm::Value *from) {
@@ -425,11 +441,16 @@ void Lowering::plan_aggregations() {
     std::vector<const sema::AggregationInfo *> ordered;
     for (const auto &[name, info] : input_.checked.aggregations)
         ordered.push_back(&info);
-    std::sort(ordered.begin(), ordered.end(), [](auto *a, auto *b) {
-        if (a->defined_at.begin.line != b->defined_at.begin.line)
-            return a->defined_at.begin.line < b->defined_at.begin.line;
-        return a->defined_at.begin.column < b->defined_at.begin.column;
-    });
+    std::map<const SourceFile *, size_t> source_order;
+    for (const auto &clause : input_.program.clauses)
+        source_order.try_emplace(clause->range.source, source_order.size());
+    auto position = [&](const sema::AggregationInfo *info) {
+        auto it = source_order.find(info->defined_at.source);
+        return std::tuple(it == source_order.end() ? source_order.size() : it->second,
+                          info->defined_at.begin.line, info->defined_at.begin.column);
+    };
+    std::stable_sort(ordered.begin(), ordered.end(),
+                     [&](auto *a, auto *b) { return position(a) < position(b); });
     uint32_t id = 0;
     for (const sema::AggregationInfo *info : ordered) {
         AggregationStorage storage;
@@ -471,6 +492,11 @@ void Lowering::plan_aggregations() {
         }
         d.key_size = std::max<uint32_t>(8, offset);
         storage.value_size = uint32_t(trace::data_word_count(d.function) * 8);
+        if (storage.value_size > kMaxPerCpuValue)
+            error(info->defined_at,
+                  "@" + info->name + " needs " + std::to_string(storage.value_size) +
+                      " bytes per key and CPU, more than the kernel's " +
+                      std::to_string(kMaxPerCpuValue) + "; use fewer buckets");
         std::string map_name = "dtx_agg_" + (info->name.empty() ? std::string("_") : info->name);
         d.map_name = map_name;
         uint32_t entries = uint32_t(std::clamp<uint64_t>(

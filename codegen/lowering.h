@@ -78,6 +78,7 @@ struct ClauseState {
     uint32_t record_offset = 0; // next free byte of the record
     uint32_t action_count = 0;  // record actions so far (bits of the mask)
     uint32_t scratch_offset = 0;
+    bool scratch_exhausted = false; // reported once
     uint32_t statement = 0; // 1-based top-level statement (ERROR's arg2)
 };
 

@@ -2,6 +2,7 @@
 // their parameters, and printf/printa formats against argument types.
 
 #include "codegen/checker.h"
+#include "libtrace/aggregation.h"
 #include "libtrace/printf_format.h"
 
 namespace dtx::sema {
@@ -409,6 +410,13 @@ std::vector<int64_t> Checker::check_llquantize(Call &call) {
         error("D_LLQUANT_STEPVAL", call.arguments[4]->range,
               "llquantize() steps " + std::to_string(*steps) + " must be a multiple of factor " +
                   std::to_string(*factor) + " or divide factor^(low magnitude + 1)");
+        return {};
+    }
+    // What remains is libtrace's bucket layout, which the code generator and
+    // the consumer build with: accept nothing it rejects.
+    if (std::string problem = trace::llquantize_argument_error(*factor, *low, *high, *steps);
+        !problem.empty()) {
+        error("D_LLQUANT_STEPVAL", call.arguments[4]->range, problem);
         return {};
     }
     return {*factor, *low, *high, *steps};

@@ -289,12 +289,12 @@ bool Session::compile(ast::Program &program, std::span<const ProgramUnit> units,
     if (compile_options_.want_assembly)
         std::fputs(compiled_->assembly.c_str(), options_.out);
 
-    if (!quiet_)
-        for (const ProgramUnit &unit : units) {
-            size_t n = matches_per_file[unit.file];
-            std::fprintf(options_.err, "dtx: %s matched %zu probe%s\n", unit.label.c_str(), n,
-                         n == 1 ? "" : "s");
-        }
+    // dtrace says what each program matched when it enables them (run()).
+    for (const ProgramUnit &unit : units) {
+        size_t n = matches_per_file[unit.file];
+        match_notices_.push_back("dtx: " + unit.label + " matched " + std::to_string(n) +
+                                 " probe" + (n == 1 ? "" : "s"));
+    }
     return true;
 }
 
@@ -321,6 +321,10 @@ int Session::run() {
             return 1;
         }
     }
+
+    if (!quiet_)
+        for (const std::string &notice : match_notices_)
+            std::fprintf(options_.err, "%s\n", notice.c_str());
 
     BpfObjectOptions object_options;
     object_options.echo_libbpf_up_to =

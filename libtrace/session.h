@@ -74,6 +74,7 @@ private:
     std::vector<std::unique_ptr<providers::Provider>> providers_;
     std::vector<providers::Trampoline> trampolines_;
     std::unique_ptr<codegen::CompiledProgram> compiled_;
+    std::vector<std::string> match_notices_; // "dtx: description 'BEGIN ' matched 1 probe"
     struct KernelBtf;
     std::unique_ptr<KernelBtf> kernel_btf_;
 };

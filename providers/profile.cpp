@@ -20,6 +20,7 @@
 #include <cctype>
 #include <charconv>
 #include <fstream>
+#include <limits>
 
 namespace dtx::providers {
 
@@ -112,6 +113,8 @@ std::optional<ProfileRate> parse_profile_name(std::string_view name) {
         bool found = false;
         for (const Unit &u : kUnits)
             if (u.name == unit) {
+                if (value > std::numeric_limits<uint64_t>::max() / u.ns)
+                    return std::nullopt;
                 rate.period_ns = value * u.ns;
                 found = true;
             }

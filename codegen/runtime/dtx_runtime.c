@@ -8,38 +8,46 @@
 //  - Each dtx_rt_<name> is called as a static BPF subprogram. Pointer
 //    arguments point into map values (the per-CPU scratch area, a string
 //    table); `size` is the D strsize (at least 1), a constant at every call
-//    site, and every string buffer holds `size` bytes. Inputs are NUL-terminated within `size`
-//    bytes; an input that is not is read as if its last byte were NUL.
-//    Outputs (`dst`) are always NUL-terminated within `size` bytes, and must
-//    not overlap the inputs.
+//    site, and every string buffer holds `size` bytes. Inputs are
+//    NUL-terminated within `size` bytes; an input that is not is read as if
+//    its last byte were NUL. Outputs (`dst`) are always NUL-terminated within
+//    `size` bytes, and must not overlap the inputs.
 //  - An omitted optional integer argument is passed as DTX_RT_OMITTED
 //    (INT64_MAX): substr's length, index's and rindex's start, lltostr's base.
 //  - Functions that produce a string write it to `dst` and return 1, or
 //    return 0 when D's result is NULL (nothing found, no more tokens, an
 //    invalid argument); `dst` then holds the empty string.
 //
-// Writing code the kernel verifier accepts, cheaply: static subprograms are
-// verified at each call site with the caller's registers, so `size` is a
-// known constant and a loop `for (i = 0; i < size; i++)` is verified
-// iteration by iteration, each with its exact i. That is cheap for one loop,
-// but a value that leaves a loop at a data-dependent point (a string's
-// length, the position of a match) is a different constant on each path out
-// of it, and whatever depends on it afterwards is verified once per path; a
-// branch on a byte inside a loop likewise doubles the paths for a while.
-// So:
-//  - strings are copied with bpf_probe_read_kernel_str, which is one verifier
-//    step, and returns the length as a range rather than a constant;
-//  - what follows a data-dependent loop exit is straight-line code (at most
-//    a helper call), or a loop using the position as a range;
-//  - searches whose result feeds more work run under bpf_loop, whose callback
-//    is verified for an unknown index until its states converge; unlinked()
-//    keeps bounds checks in the callback from narrowing the values the
-//    states are compared on;
-//  - byte arithmetic is branch-free where a branch would be per byte;
-//  - barrier_var() keeps clang from folding a bounds check into a form the
-//    verifier cannot connect to the access it guards.
+// Writing code the kernel verifier accepts in programs with many call sites.
+// Static subprograms are verified at each call site with the caller's
+// registers (and LLVM may propagate constant arguments into them), so each
+// function's cost is paid once per call site. The verifier follows one side
+// of every branch it cannot decide and keeps the other on a stack of pending
+// states, which only shrinks when the path it follows ends: at the end of the
+// whole program, past every later call site. A loop that branches on each
+// byte of a string leaves up to strsize pending states per call, and a
+// program with a few dozen calls overflows the stack ("The sequence of 8193
+// jumps is too complex"); the position at which such a loop leaves is also a
+// different constant on each path, so all that depends on it afterwards
+// (the caller's code included: lltostr(strlen(s))) is verified once per
+// position. So:
+//  - no loop whose exit depends on data is verified by unrolling: strings
+//    are copied with bpf_probe_read_kernel_str (one step, whatever the
+//    length, which it returns as a range), and scans run under bpf_loop,
+//    whose callback is verified for an unknown index until the states at
+//    the call converge. A callback keeps in its context only values derived
+//    from its index, pointers and constants: a counter incremented there
+//    would be a new constant on every pass and never converge. A nested
+//    loop is a nested bpf_loop (index's match at each position).
+//  - loops with a constant trip count and no branch on data (lltostr's
+//    digits) are verified once per iteration, with no pending state;
+//  - what follows a bpf_loop is verified once per state its callback leaves
+//    (two or three), so it is short: a helper call, a few branches;
+//  - unlinked() and barrier_var() (below) keep the bounds checks in callbacks
+//    on the registers the accesses use.
 // The test (test/unit/runtime_library_test.cpp) prints the instructions the
-// verifier processes for each function.
+// verifier processes for each function, and loads a program calling every
+// function at many call sites.
 //
 // Runtime functions never call each other (a call would need a debug
 // location); shared code is in always-inline helpers.
@@ -62,10 +70,8 @@ typedef __UINT64_TYPE__ u64;
 
 // v, as a value the verifier does not tie to the register it came from.
 // After `r = base; r += constant`, or a load of a spilled value, it does, and
-// a bounds check narrowing r narrows base (or the spilled value) too: a loop
-// over offsets from base would leave base with a different range on every
-// path out of it. An AND with an all-ones mask clang cannot see through
-// breaks the tie.
+// a bounds check narrowing r narrows base (or the spilled value) too. An AND
+// with an all-ones mask clang cannot see through breaks the tie.
 INLINE u64 unlinked(u64 v) {
     u64 all = ~(u64)0;
     barrier_var(all);
@@ -89,29 +95,27 @@ INLINE u64 copy_string(char *dst, const char *src, u64 size) {
     return (u64)copied - 1;
 }
 
-// Copies the string starting at s[from] into dst. `from` may be a range:
-// dst's offset is fixed, so one helper call copies it, reading no further
-// than s's buffer.
-INLINE void copy_suffix(char *dst, const char *s, u64 from, u64 size) {
-    barrier_var(from);
-    if (from >= size) {
-        dst[0] = 0;
+// Copies at most `count` bytes of s from s[first] on (fewer if s ends first)
+// into dst, NUL-terminated. `first` and `count` may be ranges: dst's offset
+// is fixed, so one helper call copies them, reading no further than s's
+// buffer.
+INLINE void copy_span(char *dst, const char *s, u64 first, u64 count, u64 size) {
+    barrier_var(first);
+    if (first >= size - 1) {
+        dst[0] = 0; // s[size - 1] counts as s's NUL
         return;
     }
-    bpf_probe_read_kernel_str(dst, (u32)(size - from), s + from);
+    u64 room = size - first; // from s[first] to the end of s's buffer
+    u64 bytes = count < room ? count + 1 : room; // with the NUL
+    barrier_var(bytes);
+    if (bytes > size) // never, but the verifier cannot tell
+        bytes = size;
+    bpf_probe_read_kernel_str(dst, (u32)bytes, s + first);
 }
 
-// Copies s[first..last] (inclusive) into dst, truncated to size - 1 bytes.
-INLINE void copy_range(char *dst, const char *s, u64 first, u64 last, u64 size) {
-    u64 k;
-    for (k = 0; k < size - 1; k++) {
-        u64 i = first + k;
-        barrier_var(i);
-        if (i > last || i >= size - 1)
-            break;
-        dst[k] = s[i];
-    }
-    dst[k] = 0;
+// Copies the string starting at s[from] into dst.
+INLINE void copy_suffix(char *dst, const char *s, u64 from, u64 size) {
+    copy_span(dst, s, from, size, size);
 }
 
 // dst = the one-character string `c`.
@@ -124,19 +128,20 @@ INLINE void set_single_character(char *dst, char c, u64 size) {
     dst[1] = 0;
 }
 
-// Whether `sub` occurs in s at position i.
-INLINE int matches_at(const char *s, u64 i, const char *sub, u64 size) {
-    for (u64 j = 0; j < size - 1; j++) {
-        u8 wanted = (u8)sub[j];
-        if (wanted == 0)
-            return 1;
-        u64 k = unlinked(i + j);
-        if (k >= size - 1)
-            return 0; // the end of s
-        if ((u8)s[k] != wanted)
-            return 0;
-    }
-    return 1;
+// The top bit of v, as 0 or 1: without a branch, which clang would make of
+// a comparison (BPF has no instruction that sets a register from one).
+INLINE u64 top_bit(u64 v) {
+    barrier_var(v); // or clang may know the bit from v's range, and compare
+    u64 bit = v >> 63;
+    barrier_var(bit);
+    return bit;
+}
+
+// 1 if v is not 0, without a branch: the top bit of v or of -v is set.
+INLINE u64 nonzero(u64 v) {
+    u64 negated = 0 - v;
+    barrier_var(negated);
+    return top_bit(v | negated);
 }
 
 // Whether position i (< size) is the end of s.
@@ -144,49 +149,102 @@ INLINE int at_end(const char *s, u64 i, u64 size) {
     return i >= size - 1 || s[i] == 0;
 }
 
+INLINE int is_empty(const char *s, u64 size) {
+    return size < 2 || s[0] == 0;
+}
+
+struct string_scan {
+    const char *s;
+    u64 size;
+    u64 length;
+};
+
+CALLBACK long dtx_rt_step_strlen(u32 index, void *context) {
+    struct string_scan *scan = context;
+    u64 i = index;
+    if (i >= scan->size - 1)
+        return 1; // s fills its buffer: length stays size - 1
+    if (scan->s[i] == 0) {
+        scan->length = i;
+        return 1;
+    }
+    return 0;
+}
+
+// The length of s: a range for the verifier.
+INLINE u64 string_length(const char *s, u64 size) {
+    struct string_scan scan = {s, size, size - 1};
+    bpf_loop((u32)size, dtx_rt_step_strlen, &scan, 0);
+    return scan.length;
+}
+
 // ---- strlen, strcmp --------------------------------------------------------
 
 // strlen(s): the number of bytes before the terminating NUL.
 RUNTIME s64 dtx_rt_strlen(const char *s, u64 size) {
-    u64 i;
-    for (i = 0; i < size - 1; i++)
-        if (s[i] == 0)
-            break;
-    return (s64)i;
+    return (s64)string_length(s, size);
+}
+
+struct string_comparison {
+    const char *a;
+    const char *b;
+    u64 size;
+    s64 difference;
+};
+
+CALLBACK long dtx_rt_step_strcmp(u32 index, void *context) {
+    struct string_comparison *comparison = context;
+    u64 i = index;
+    if (i >= comparison->size - 1)
+        return 1;
+    u8 x = (u8)comparison->a[i];
+    u8 y = (u8)comparison->b[i];
+    if (x != y) {
+        comparison->difference = (s64)x - (s64)y;
+        return 1;
+    }
+    return x == 0;
 }
 
 // D's string comparison (==, <, ... on strings): negative, zero or positive
 // as a is less than, equal to or greater than b, comparing bytes as unsigned.
 RUNTIME s64 dtx_rt_strcmp(const char *a, const char *b, u64 size) {
-    for (u64 i = 0; i < size - 1; i++) {
-        u8 x = (u8)a[i];
-        u8 y = (u8)b[i];
-        if (x != y)
-            return (s64)x - (s64)y;
-        if (x == 0)
-            break;
-    }
-    return 0;
+    struct string_comparison comparison = {a, b, size, 0};
+    bpf_loop((u32)size, dtx_rt_step_strcmp, &comparison, 0);
+    return comparison.difference;
 }
 
 // ---- strjoin, substr -------------------------------------------------------
 
+// Appends src to dst, whose first `at` bytes are taken, a byte per
+// iteration: one helper call cannot, since the verifier would check dst + at
+// plus the most the call may write (size - at, at its least at) against the
+// end of dst's map value, not of dst.
+struct string_append {
+    char *dst;
+    const char *src;
+    u64 at;
+    u64 size;
+};
+
+CALLBACK long dtx_rt_step_append(u32 index, void *context) {
+    struct string_append *append = context;
+    u64 j = index;
+    u64 k = unlinked(append->at) + j;
+    barrier_var(k);
+    if (j >= append->size - 1 || k >= append->size - 1) {
+        append->dst[append->size - 1] = 0; // truncated, or src fills its buffer
+        return 1;
+    }
+    char c = append->src[j];
+    append->dst[k] = c;
+    return c == 0;
+}
+
 // strjoin(a, b): a followed by b, truncated to size - 1 bytes.
 RUNTIME s64 dtx_rt_strjoin(char *dst, const char *a, const char *b, u64 size) {
-    u64 k = copy_string(dst, a, size);
-    for (u64 j = 0; j < size; j++) {
-        barrier_var(k);
-        if (k >= size - 1)
-            break;
-        char c = b[j];
-        if (c == 0) {
-            dst[k] = 0;
-            return 1;
-        }
-        dst[k] = c;
-        k++;
-    }
-    dst[size - 1] = 0;
+    struct string_append append = {dst, b, copy_string(dst, a, size), size};
+    bpf_loop((u32)size, dtx_rt_step_append, &append, 0);
     return 1;
 }
 
@@ -218,19 +276,7 @@ RUNTIME s64 dtx_rt_substr(char *dst, const char *s, s64 index, s64 length, u64 s
         if (length <= 0)
             goto empty;
     }
-
-    // Copy `length` bytes from s[index] on, fewer if s ends first: a helper
-    // call copying at most length bytes and the NUL, within s's buffer.
-    u64 from = (u64)index;
-    barrier_var(from);
-    if (from >= size - 1)
-        goto empty;
-    u64 room = size - from;
-    u64 count = (u64)length < room ? (u64)length + 1 : room;
-    barrier_var(count);
-    if (count > size) // never, but the verifier cannot tell
-        count = size;
-    bpf_probe_read_kernel_str(dst, (u32)count, s + from);
+    copy_span(dst, s, (u64)index, (u64)length, size);
     return 1;
 
 empty:
@@ -240,50 +286,67 @@ empty:
 
 // ---- index, rindex, strstr -------------------------------------------------
 
+// Whether sub occurs in s at position `at`: a byte of sub per iteration.
+struct substring_match {
+    const char *s;
+    const char *sub;
+    u64 size;
+    u64 at;
+    u64 matched;
+};
+
+CALLBACK long dtx_rt_step_match(u32 index, void *context) {
+    struct substring_match *match = context;
+    u64 j = index;
+    if (j >= match->size - 1) {
+        match->matched = 1; // sub fills its buffer: its last byte is its NUL
+        return 1;
+    }
+    u8 wanted = (u8)match->sub[j];
+    if (wanted == 0) {
+        match->matched = 1;
+        return 1;
+    }
+    u64 k = unlinked(match->at) + j;
+    barrier_var(k);
+    if (k >= match->size - 1)
+        return 1; // the end of s
+    return (u8)match->s[k] != wanted;
+}
+
+// Tries the positions from `first` up to `end` (exclusive), or from end - 1
+// down to `first`, a position per iteration; the first match wins. A
+// forward search stops at the end of s.
 struct substring_search {
     const char *s;
     const char *sub;
     u64 size;
-    s64 start;
+    u64 first;
+    u64 end;
+    u64 backwards;
     s64 found; // position of the match, or -1
 };
 
-// index(): tries position `index` of s; stops at the first match.
-CALLBACK long dtx_rt_step_index(u32 index, void *context) {
+CALLBACK long dtx_rt_step_search(u32 index, void *context) {
     struct substring_search *search = context;
-    u64 i = index;
-    if (i >= search->size)
+    u64 k = index;
+    u64 i = search->backwards ? search->end - 1 - k : search->first + k;
+    barrier_var(i);
+    if (i < search->first || i >= search->end || i >= search->size)
         return 1;
-    if ((s64)i < (s64)unlinked((u64)search->start)) {
-        // start lies past the end of s: only "" is found, at the end.
-        if (at_end(search->s, i, search->size)) {
-            search->found = search->sub[0] == 0 ? (s64)i : -1;
-            return 1;
-        }
-        return 0;
-    }
-    if (matches_at(search->s, i, search->sub, search->size)) {
+    struct substring_match match = {search->s, search->sub, search->size, i, 0};
+    bpf_loop((u32)search->size, dtx_rt_step_match, &match, 0);
+    if (match.matched) {
         search->found = (s64)i;
         return 1;
     }
-    return at_end(search->s, i, search->size);
+    return !search->backwards && at_end(search->s, i, search->size);
 }
 
-// rindex(): tries every position up to `start`; the last match wins.
-CALLBACK long dtx_rt_step_rindex(u32 index, void *context) {
-    struct substring_search *search = context;
-    u64 i = index;
-    if (i >= search->size || (s64)i > (s64)unlinked((u64)search->start))
-        return 1;
-    if (matches_at(search->s, i, search->sub, search->size))
-        search->found = (s64)i;
-    return at_end(search->s, i, search->size);
-}
-
-// The first position at or after `start` (>= 0) where sub occurs in s, or -1.
-INLINE s64 find_first(const char *s, const char *sub, s64 start, u64 size) {
-    struct substring_search search = {s, sub, size, start, -1};
-    bpf_loop((u32)size, dtx_rt_step_index, &search, 0);
+INLINE s64 find_substring(const char *s, const char *sub, u64 first, u64 end, u64 backwards,
+                          u64 size) {
+    struct substring_search search = {s, sub, size, first, end, backwards, -1};
+    bpf_loop((u32)size, dtx_rt_step_search, &search, 0);
     return search.found;
 }
 
@@ -293,7 +356,12 @@ INLINE s64 find_first(const char *s, const char *sub, s64 start, u64 size) {
 RUNTIME s64 dtx_rt_index(const char *s, const char *sub, s64 start, u64 size) {
     if (start < 0 || start == DTX_RT_OMITTED)
         start = 0;
-    return find_first(s, sub, start, size);
+    u64 length = string_length(s, size);
+    if ((u64)start > length)
+        return is_empty(sub, size) ? (s64)length : -1;
+    if (is_empty(sub, size))
+        return start;
+    return find_substring(s, sub, (u64)start, length, 0, size);
 }
 
 // rindex(s, sub [, start]): the last position at or before `start` where sub
@@ -301,16 +369,18 @@ RUNTIME s64 dtx_rt_index(const char *s, const char *sub, s64 start, u64 size) {
 // (DTX_RT_OMITTED) is the end of s. (Perl's semantics, as DTrace's.)
 RUNTIME s64 dtx_rt_rindex(const char *s, const char *sub, s64 start, u64 size) {
     if (start < 0)
-        return sub[0] == 0 ? 0 : -1;
-    struct substring_search search = {s, sub, size, start, -1};
-    bpf_loop((u32)size, dtx_rt_step_rindex, &search, 0);
-    return search.found;
+        return is_empty(sub, size) ? 0 : -1;
+    u64 length = string_length(s, size);
+    u64 last = (u64)start < length ? (u64)start : length;
+    if (is_empty(sub, size))
+        return (s64)last;
+    return find_substring(s, sub, 0, last + 1, 1, size);
 }
 
 // strstr(s, sub): the suffix of s that starts with the first occurrence of
 // sub; NULL (return 0) if there is none. strstr(s, "") is s.
 RUNTIME s64 dtx_rt_strstr(char *dst, const char *s, const char *sub, u64 size) {
-    s64 found = find_first(s, sub, 0, size);
+    s64 found = find_substring(s, sub, 0, size, 0, size);
     if (found < 0) {
         dst[0] = 0;
         return 0;
@@ -321,54 +391,51 @@ RUNTIME s64 dtx_rt_strstr(char *dst, const char *s, const char *sub, u64 size) {
 
 // ---- strchr, strrchr -------------------------------------------------------
 
-// strchr(s, c): the suffix of s from the first byte c on; NULL (return 0) if
-// c does not occur. strchr(s, 0) is "".
-RUNTIME s64 dtx_rt_strchr(char *dst, const char *s, s64 c, u64 size) {
-    u8 wanted = (u8)c;
-    dst[0] = 0;
-    for (u64 i = 0; i < size - 1; i++) {
-        u8 x = (u8)s[i];
-        if (x == wanted) {
-            // i is a constant on this path: one helper call copies the rest.
-            bpf_probe_read_kernel_str(dst, (u32)(size - i), s + i);
-            return 1;
-        }
-        if (x == 0)
-            return 0;
-    }
-    // s fills its buffer: its last byte counts as its NUL.
-    return wanted == 0;
-}
-
 struct character_search {
     const char *s;
     u64 size;
     u64 wanted;
-    s64 last; // position of the last occurrence, or -1
+    u64 first_only;
+    s64 found; // position of the first (or last) occurrence, or -1
 };
 
-CALLBACK long dtx_rt_step_strrchr(u32 index, void *context) {
+CALLBACK long dtx_rt_step_character(u32 index, void *context) {
     struct character_search *search = context;
     u64 i = index;
     if (i >= search->size)
         return 1;
     u8 x = at_end(search->s, i, search->size) ? 0 : (u8)search->s[i];
-    if (x == search->wanted)
-        search->last = (s64)i;
+    if (x == search->wanted) {
+        search->found = (s64)i;
+        if (search->first_only)
+            return 1;
+    }
     return x == 0;
+}
+
+// The suffix of s from the first (or last) byte c on, into dst; 0 if c does
+// not occur. The terminating NUL is part of s.
+INLINE s64 character_suffix(char *dst, const char *s, s64 c, u64 first_only, u64 size) {
+    struct character_search search = {s, size, (u8)c, first_only, -1};
+    bpf_loop((u32)size, dtx_rt_step_character, &search, 0);
+    if (search.found < 0) {
+        dst[0] = 0;
+        return 0;
+    }
+    copy_suffix(dst, s, (u64)search.found, size);
+    return 1;
+}
+
+// strchr(s, c): the suffix of s from the first byte c on; NULL (return 0) if
+// c does not occur. strchr(s, 0) is "".
+RUNTIME s64 dtx_rt_strchr(char *dst, const char *s, s64 c, u64 size) {
+    return character_suffix(dst, s, c, 1, size);
 }
 
 // strrchr(s, c): the suffix of s from the last byte c on; NULL (return 0) if
 // c does not occur. strrchr(s, 0) is "".
 RUNTIME s64 dtx_rt_strrchr(char *dst, const char *s, s64 c, u64 size) {
-    struct character_search search = {s, size, (u8)c, -1};
-    bpf_loop((u32)size, dtx_rt_step_strrchr, &search, 0);
-    if (search.last < 0) {
-        dst[0] = 0;
-        return 0;
-    }
-    copy_suffix(dst, s, (u64)search.last, size);
-    return 1;
+    return character_suffix(dst, s, c, 0, size);
 }
 
 // ---- basename, dirname -----------------------------------------------------
@@ -421,10 +488,10 @@ RUNTIME s64 dtx_rt_basename(char *dst, const char *s, u64 size) {
     struct path_scan scan;
     scan_path(&scan, s, size);
     if (scan.last_end < 0) {
-        set_single_character(dst, s[0] == 0 ? '.' : '/', size);
+        set_single_character(dst, is_empty(s, size) ? '.' : '/', size);
         return 1;
     }
-    copy_range(dst, s, (u64)scan.last_start, (u64)scan.last_end, size);
+    copy_span(dst, s, (u64)scan.last_start, (u64)(scan.last_end - scan.last_start + 1), size);
     return 1;
 }
 
@@ -435,7 +502,7 @@ RUNTIME s64 dtx_rt_dirname(char *dst, const char *s, u64 size) {
     struct path_scan scan;
     scan_path(&scan, s, size);
     if (scan.last_end < 0) {
-        set_single_character(dst, s[0] == 0 ? '.' : '/', size);
+        set_single_character(dst, is_empty(s, size) ? '.' : '/', size);
         return 1;
     }
     if (scan.last_start == 0) {
@@ -446,11 +513,22 @@ RUNTIME s64 dtx_rt_dirname(char *dst, const char *s, u64 size) {
         set_single_character(dst, '/', size); // only slashes before it
         return 1;
     }
-    copy_range(dst, s, 0, (u64)scan.previous_end, size);
+    copy_span(dst, s, 0, (u64)scan.previous_end + 1, size);
     return 1;
 }
 
 // ---- lltostr ---------------------------------------------------------------
+
+// Puts digit k (from the right) of a number into text[63 - k], dividing
+// *magnitude by the radix; adds 1 to *count if digits remain. No branch.
+INLINE void put_digit(char *text, u64 k, u64 *magnitude, u64 radix, u64 *count) {
+    u64 digit = *magnitude % radix;
+    // 1 for a digit above 9, by the borrow into bit 63.
+    u64 letter = top_bit(9 - digit);
+    text[63 - k] = (char)('0' + digit + letter * ('a' - '0' - 10));
+    *magnitude /= radix;
+    *count += nonzero(*magnitude);
+}
 
 // lltostr(value [, base]): value in base 2 to 36 (digits 0-9a-z), 10 if the
 // base is omitted (DTX_RT_OMITTED). Base 10 prints a negative value with a
@@ -466,60 +544,78 @@ RUNTIME s64 dtx_rt_lltostr(char *dst, s64 value, s64 base, u64 size) {
         return 0;
     }
     u64 radix = (u64)base;
-    u64 magnitude = radix == 10 && value < 0 ? 0 - (u64)value : (u64)value;
+    // The magnitude of a negative value in base 10 (-v is ~v + 1), the value
+    // itself otherwise: without a branch, which the digits would be verified
+    // under twice.
+    u64 negative = top_bit((u64)value) & (nonzero(radix ^ 10) ^ 1);
+    u64 magnitude = ((u64)value ^ (0 - negative)) + negative;
 
-    // The prefix is chosen before the digits are known: the loop below
-    // leaves at a different position on every path, and whatever follows it
-    // is verified once per position, so that part has no branches.
-    u64 prefix = 0;  // its length
-    char last = '-'; // its last character; the one before it is '0'
-    if (radix == 16) {
+    // The digits, backwards from text's NUL: as many as the widest value
+    // has in this radix, leading zeros included, so that the loops do not
+    // branch on the value; `count` is how many are significant.
+    // Radixes below 8 need more digits than the others, after theirs: the
+    // verifier follows the first 22 digits once for an unknown radix.
+    char text[64 + 1];
+    text[64] = 0;
+    u64 count = 1;
+    u64 k = 0;
+    for (; k < 22; k++)
+        put_digit(text, k, &magnitude, radix, &count);
+    if (radix < 8)
+        for (; k < 32; k++)
+            put_digit(text, k, &magnitude, radix, &count);
+    if (radix < 4)
+        for (; k < 64; k++)
+            put_digit(text, k, &magnitude, radix, &count);
+
+    // The prefix goes to dst at a fixed offset, the digits after it: one
+    // helper call copies them from wherever they start.
+    u64 prefix = 0;
+    if (radix == 16)
         prefix = 2;
-        last = 'x';
-    } else if (radix == 8 && value != 0) {
+    else if ((radix == 8 && value != 0) || negative)
         prefix = 1;
-        last = '0';
-    } else if (radix == 10 && value < 0) {
-        prefix = 1;
-    }
-
-    // Built backwards from the NUL: the digits (64 at most, in binary), then
-    // the prefix in the two bytes before them.
-    char text[2 + 64 + 1];
-    u64 pos = sizeof(text) - 1;
-    text[pos] = 0;
-    do {
-        u64 digit = magnitude % radix;
-        // 1 for a digit above 9, by the borrow into bit 63; no branch.
-        u64 letter = (9 - digit) >> 63;
-        barrier_var(letter);
-        text[--pos] = (char)('0' + digit + letter * ('a' - '0' - 10));
-        magnitude /= radix;
-    } while (magnitude != 0 && pos > 2);
-    text[pos - 1] = last;
-    text[pos - 2] = '0';
-    // One helper call copies the text: its source may be any address.
-    copy_string(dst, text + pos - prefix, size);
+    if (prefix > size - 1)
+        prefix = size - 1;
+    if (prefix > 0)
+        dst[0] = negative ? '-' : '0';
+    if (prefix > 1)
+        dst[1] = 'x';
+    u64 start = 64 - count; // a range: added, as the verifier allows
+    barrier_var(start);
+    copy_string(dst + prefix, text + start, size - prefix);
     return 1;
 }
 
 // ---- toupper, tolower ------------------------------------------------------
 
-// Copies s to dst, flipping the case bit (0x20) of the letters from `first`
-// to first + 25. Without a branch: each branch on a byte would be another
-// path for the verifier to follow through the next iterations.
-INLINE s64 convert_case(char *dst, const char *s, u64 size, u8 first) {
-    u64 k;
-    for (k = 0; k < size - 1; k++) {
-        u8 c = (u8)s[k];
-        // 1 if c - first < 26, by the borrow into bit 63.
-        u64 borrow = (u64)(u8)(c - first) - 26;
-        barrier_var(borrow);
-        dst[k] = (char)(c ^ ((borrow >> 63) << 5));
-        if (c == 0)
-            return 1;
+// Copies s to dst, a byte per iteration, flipping the case bit (0x20) of the
+// letters from `first` to first + 25.
+struct case_conversion {
+    char *dst;
+    const char *s;
+    u64 size;
+    u64 first;
+};
+
+CALLBACK long dtx_rt_step_case(u32 index, void *context) {
+    struct case_conversion *conversion = context;
+    u64 k = index;
+    if (k >= conversion->size - 1) {
+        conversion->dst[conversion->size - 1] = 0;
+        return 1;
     }
-    dst[k] = 0;
+    u8 c = (u8)conversion->s[k];
+    // 1 if c - first < 26, by the borrow into bit 63.
+    u64 letter = top_bit((u64)(u8)(c - conversion->first) - 26);
+    conversion->dst[k] = (char)(c ^ (letter << 5));
+    return c == 0;
+}
+
+INLINE s64 convert_case(char *dst, const char *s, u64 size, u8 first) {
+    struct case_conversion conversion = {dst, s, size, first};
+    dst[0] = 0; // should bpf_loop fail
+    bpf_loop((u32)size, dtx_rt_step_case, &conversion, 0);
     return 1;
 }
 
@@ -538,8 +634,7 @@ RUNTIME s64 dtx_rt_tolower(char *dst, const char *s, u64 size) {
 // strtok's state, kept by the caller between calls in 40 + size bytes
 // (zeroed before the first call). The string is copied, since the one passed
 // first may not live as long as the state. The delimiter set lives here too,
-// as a bitmap: map memory takes the variable offsets a lookup needs, which
-// the stack would not without branches the verifier must follow one by one.
+// as a bitmap: map memory takes the variable offsets a lookup needs.
 struct strtok_state {
     u64 position; // where the next token search starts in text
     u64 delimiters[4];
@@ -550,15 +645,62 @@ INLINE int is_delimiter(volatile struct strtok_state *state, u8 c) {
     return (state->delimiters[c >> 6] >> (c & 63)) & 1;
 }
 
+struct delimiter_set {
+    volatile struct strtok_state *state;
+    const char *delimiters;
+    u64 size;
+};
+
+CALLBACK long dtx_rt_step_delimiter(u32 index, void *context) {
+    struct delimiter_set *set = context;
+    u64 k = index;
+    if (k >= set->size - 1)
+        return 1;
+    u8 c = (u8)set->delimiters[k];
+    if (c == 0)
+        return 1;
+    set->state->delimiters[c >> 6] |= (u64)1 << (c & 63);
+    return 0;
+}
+
+// From text[start] on, the first position whose byte is (or, with
+// `delimiter` 0, is not) a delimiter, or the end of text.
+struct token_scan {
+    volatile struct strtok_state *state;
+    const char *text;
+    u64 size;
+    u64 start;
+    u64 delimiter;
+    u64 end;
+};
+
+CALLBACK long dtx_rt_step_token(u32 index, void *context) {
+    struct token_scan *scan = context;
+    u64 i = unlinked(scan->start) + index;
+    barrier_var(i);
+    if (i >= scan->size - 1)
+        return 1; // end stays size - 1
+    u8 c = (u8)scan->text[i];
+    if (c == 0 || (u64)is_delimiter(scan->state, c) == scan->delimiter) {
+        scan->end = i;
+        return 1;
+    }
+    return 0;
+}
+
+INLINE u64 scan_token(struct token_scan *scan, u64 start, u64 delimiter) {
+    scan->start = start;
+    scan->delimiter = delimiter;
+    scan->end = scan->size - 1;
+    bpf_loop((u32)scan->size, dtx_rt_step_token, scan, 0);
+    return scan->end;
+}
+
 // strtok(s, delimiters): the next token of s, a run of bytes not in
 // delimiters; with s NULL, the next token of the string of the previous call.
 // NULL (return 0) when no token is left. As in DTrace (unlike C), the search
 // resumes at the delimiter that ended the previous token, so a call with
 // other delimiters may find a token that starts with it.
-//
-// Positions go through the state in memory (volatile) between the phases,
-// so the verifier sees each phase's result as one unknown value rather than
-// one state per position.
 RUNTIME s64 dtx_rt_strtok(char *dst, const char *s, const char *delimiters, char *state_buffer,
                           u64 size) {
     volatile struct strtok_state *state = (volatile struct strtok_state *)state_buffer;
@@ -570,51 +712,19 @@ RUNTIME s64 dtx_rt_strtok(char *dst, const char *s, const char *delimiters, char
 
     for (int word = 0; word < 4; word++)
         state->delimiters[word] = 0;
-    for (u64 k = 0; k < size - 1; k++) {
-        u8 c = (u8)delimiters[k];
-        if (c == 0)
-            break;
-        state->delimiters[c >> 6] |= (u64)1 << (c & 63);
-    }
+    struct delimiter_set set = {state, delimiters, size};
+    bpf_loop((u32)size, dtx_rt_step_delimiter, &set, 0);
 
-    // Skip the delimiters before the token.
-    u64 start = state->position;
-    for (u64 k = 0; k < size; k++) {
-        u64 i = start + k;
-        barrier_var(i);
-        if (i >= size - 1) {
-            state->position = size - 1;
-            goto none;
-        }
-        u8 c = (u8)text[i];
-        if (c == 0) {
-            state->position = i;
-            goto none;
-        }
-        if (!is_delimiter(state, c)) {
-            state->position = i;
-            break;
-        }
+    struct token_scan scan = {state, text, size, 0, 0, 0};
+    u64 start = scan_token(&scan, state->position, 0); // skips the delimiters
+    barrier_var(start);
+    if (start >= size - 1 || text[start] == 0) {
+        state->position = start < size - 1 ? start : size - 1;
+        dst[0] = 0;
+        return 0;
     }
-
-    // Copy the token.
-    start = state->position;
-    u64 k;
-    for (k = 0; k < size - 1; k++) {
-        u64 i = start + k;
-        barrier_var(i);
-        if (i >= size - 1)
-            break;
-        u8 c = (u8)text[i];
-        if (c == 0 || is_delimiter(state, c))
-            break;
-        dst[k] = (char)c;
-    }
-    dst[k] = 0;
-    state->position = start + k;
+    u64 end = scan_token(&scan, start, 1);
+    copy_span(dst, text, start, end - start, size);
+    state->position = end;
     return 1;
-
-none:
-    dst[0] = 0;
-    return 0;
 }

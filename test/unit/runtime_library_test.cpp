@@ -53,7 +53,13 @@ struct Scratch {
     char strtok_state[codegen::runtime_strtok_state_size(kStrsize)];
     int64_t integer[2];
     int64_t result;
+    // A second output, which later calls read: a string the program computed.
+    char computed[kStrsize];
 };
+
+// String literals, in ".rodata" as the code generator puts them: the
+// verifier knows their bytes.
+constexpr std::array<std::string_view, 2> kLiterals = {"/usr/lib/libc.so.6", "lib"};
 
 enum class Argument {
     Output,
@@ -65,12 +71,18 @@ enum class Argument {
     Integer1,
     StrtokState,
     Size,
+    Computed,  // Scratch::computed, as an input or an output
+    Literal0,  // kLiterals[0]
+    Literal1,  // kLiterals[1]
+    Constant0, // RuntimeCall::constants[0]
+    Constant1, // RuntimeCall::constants[1]
 };
 
 // One call of a run-time function in a test program.
 struct RuntimeCall {
     std::string function;
     std::vector<Argument> arguments;
+    std::array<int64_t, 2> constants = {0, 0};
 };
 
 const std::vector<RuntimeCall> &all_calls() {
@@ -147,6 +159,19 @@ std::vector<char> compile(llvm::LLVMContext &context, const BpfEmitter &emitter,
                            {map, key});
     builder.CreateCondBr(builder.CreateIsNull(value), done, body);
 
+    std::array<llvm::GlobalVariable *, kLiterals.size()> literals{};
+    auto literal = [&](size_t index) {
+        if (!literals[index]) {
+            std::string padded(kLiterals[index]);
+            padded.resize(kStrsize, '\0');
+            literals[index] = debug.define_global_variable(
+                "literal_" + std::to_string(index), debug.char_array_type(kStrsize),
+                llvm::ConstantDataArray::getString(context, padded, false),
+                codegen::GlobalDataSection::ReadOnly);
+        }
+        return literals[index];
+    };
+
     builder.SetInsertPoint(body);
     auto field = [&](size_t offset) {
         return builder.CreateConstGEP1_64(builder.getInt8Ty(), value, offset);
@@ -192,6 +217,18 @@ std::vector<char> compile(llvm::LLVMContext &context, const BpfEmitter &emitter,
                 break;
             case Argument::Size:
                 arguments.push_back(builder.getInt64(size));
+                break;
+            case Argument::Computed:
+                arguments.push_back(field(offsetof(Scratch, computed)));
+                break;
+            case Argument::Literal0:
+            case Argument::Literal1:
+                arguments.push_back(literal(argument == Argument::Literal0 ? 0 : 1));
+                break;
+            case Argument::Constant0:
+            case Argument::Constant1:
+                arguments.push_back(
+                    builder.getInt64(call.constants[argument == Argument::Constant0 ? 0 : 1]));
                 break;
             }
         }
@@ -854,6 +891,84 @@ TEST_F(RuntimeLibraryTest, AllFunctionsInOneProgram) {
     EXPECT_EQ(output_of(result), "a/");
 }
 
+// `call` as made at call site `site` of a program with many: string
+// arguments in turn from the map, from literals and from what an earlier
+// call computed; integer arguments computed or constants that differ from
+// site to site (LLVM propagates constants into the functions, and the
+// verifier follows them).
+RuntimeCall varied_call(const RuntimeCall &call, int site) {
+    using enum Argument;
+    static constexpr std::array<int64_t, 7> kSecondConstants = {kOmitted, 16, 8, 10, 2, 5, 36};
+    RuntimeCall varied{.function = call.function,
+                       .arguments = {},
+                       .constants = {site % 5 == 0 ? kOmitted : site - 25,
+                                     kSecondConstants[site % kSecondConstants.size()]}};
+    bool reads_computed = false;
+    for (Argument argument : call.arguments) {
+        Argument chosen = argument;
+        switch (argument) {
+        case Input0:
+            chosen = std::array{Input0, Literal0, Computed}[site % 3];
+            break;
+        case Input0OrNull:
+            chosen = std::array{Input0OrNull, Literal0, Computed}[site % 3];
+            break;
+        case Input1:
+            chosen = std::array{Input1, Literal1, Computed}[site / 3 % 3];
+            break;
+        case Integer0:
+            chosen = site % 2 ? Constant0 : Integer0;
+            break;
+        case Integer1:
+            chosen = site / 2 % 2 ? Constant1 : Integer1;
+            break;
+        default:
+            break;
+        }
+        // Two computed inputs would be one string twice.
+        if (chosen == Computed && reads_computed)
+            chosen = argument;
+        reads_computed = reads_computed || chosen == Computed;
+        varied.arguments.push_back(chosen);
+    }
+    // The output must not overlap the inputs.
+    for (Argument &argument : varied.arguments)
+        if (argument == Output && !reads_computed)
+            argument = Computed;
+    return varied;
+}
+
+// Every function at many call sites of one program. The verifier checks a
+// static function at each call site, and keeps a state for each branch it
+// has yet to follow until the end of the program: a function that branched
+// on every byte of a string made programs of a few dozen calls fail ("The
+// sequence of 8193 jumps is too complex"), and one whose result was a
+// different constant on each path made its callers' code verified once per
+// string length.
+TEST_F(RuntimeLibraryTest, ManyCallSitesInOneProgram) {
+    constexpr int kCallSites = 50;
+    std::vector<RuntimeCall> calls;
+    for (int site = 0; site < kCallSites; ++site)
+        for (const RuntimeCall &call : all_calls())
+            calls.push_back(varied_call(call, site));
+    RuntimeProgram program(context_, emitter_, calls);
+    ASSERT_TRUE(program.ok());
+    long processed = program.processed_instructions();
+    std::printf("%zu call sites in one program: the verifier processed %ld instructions "
+                "(limit 1000000)\n",
+                calls.size(), processed);
+    // A few hundred per call site, a few thousand for the costliest.
+    EXPECT_LT(processed, static_cast<long>(calls.size()) * 1000);
+
+    Scratch input = make_scratch({"/usr/bin/bash", "bin", "/"}, 3, 16);
+    Scratch result = program.run(input);
+    EXPECT_EQ(result.result, 1); // the last call: strtok("/usr/lib/libc.so.6", "lib")
+    EXPECT_LT(strnlen(result.output, kStrsize), kStrsize);
+    EXPECT_LT(strnlen(result.computed, kStrsize), kStrsize);
+    for (int i = 0; i < 3; ++i)
+        EXPECT_EQ(std::memcmp(result.input[i], input.input[i], kStrsize), 0) << "input " << i;
+}
+
 // Linking, without the kernel.
 class RuntimeLibraryLinkTest : public testing::Test {
 protected:
@@ -874,7 +989,7 @@ TEST_F(RuntimeLibraryLinkTest, LinksOnlyWhatTheModuleCalls) {
     EXPECT_EQ(codegen::runtime_function(module, "dtx_rt_no_such_function"), nullptr);
     EXPECT_EQ(codegen::runtime_function(module, "strlen"), nullptr);
     // Callbacks are the library's own business.
-    EXPECT_EQ(codegen::runtime_function(module, "dtx_rt_step_index"), nullptr);
+    EXPECT_EQ(codegen::runtime_function(module, "dtx_rt_step_search"), nullptr);
 
     ASSERT_EQ(codegen::link_runtime_library(module, debug), "");
     // The linker replaced the declaration.
@@ -891,11 +1006,12 @@ TEST_F(RuntimeLibraryLinkTest, LinksOnlyWhatTheModuleCalls) {
             EXPECT_EQ(function.getSection(), "") << function.getName().str();
         }
     std::sort(defined.begin(), defined.end());
-    EXPECT_EQ(defined, (std::vector<std::string>{"dtx_rt_step_index", "dtx_rt_strstr"}));
+    EXPECT_EQ(defined, (std::vector<std::string>{"dtx_rt_step_match", "dtx_rt_step_search",
+                                                 "dtx_rt_strstr"}));
     EXPECT_EQ(module.getNamedMetadata("llvm.ident"), nullptr);
 
     // Linking again links only what was declared since (index brings its
-    // own copy of the callback strstr shares with it).
+    // own copies of the callbacks strstr shares with it).
     ASSERT_NE(codegen::runtime_function(module, "dtx_rt_strlen"), nullptr);
     ASSERT_NE(codegen::runtime_function(module, "dtx_rt_index"), nullptr);
     ASSERT_EQ(codegen::link_runtime_library(module, debug), "");

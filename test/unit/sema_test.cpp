@@ -269,7 +269,11 @@ TEST(SemaLayout, EnumeratorValues) {
 
 TEST(SemaExpressions, IntegerConstantTypes) {
     EXPECT_EQ(type_of("1"), "int");
-    EXPECT_EQ(type_of("2147483648"), "unsigned int");
+    // C99: a decimal constant is int, long or long long; an octal or hex one
+    // may also be unsigned.
+    EXPECT_EQ(type_of("2147483648"), "long");
+    EXPECT_EQ(type_of("0x80000000"), "unsigned int");
+    EXPECT_EQ(type_of("020000000000"), "unsigned int");
     EXPECT_EQ(type_of("4294967296"), "long");
     EXPECT_EQ(type_of("0xffffffffffffffff"), "unsigned long");
     EXPECT_EQ(type_of("1u"), "unsigned int");
@@ -594,6 +598,13 @@ TEST(SemaAggregations, LlquantizeParameterRules) {
               Codes{"D_LLQUANT_HMAGVAL@1:37"});
     EXPECT_EQ(errors("BEGIN { @ = llquantize(arg0, 10, 0, 6, 7); }"),
               Codes{"D_LLQUANT_STEPVAL@1:40"});
+    // Steps above the factor must also slice factor^(low + 1) (factor^2 for
+    // low 0) into whole numbers, as the bucket layout needs.
+    EXPECT_EQ(errors("BEGIN { @ = llquantize(arg0, 10, 1, 3, 1000); }"),
+              Codes{"D_LLQUANT_STEPVAL@1:40"});
+    EXPECT_EQ(errors("BEGIN { @ = llquantize(arg0, 2, 0, 60, 1000); }"),
+              Codes{"D_LLQUANT_STEPVAL@1:40"});
+    EXPECT_EQ(errors("BEGIN { @ = llquantize(arg0, 10, 0, 6, 100); }"), Codes{});
     EXPECT_EQ(errors("BEGIN { @ = llquantize(arg0, 10, arg1, 6, 10); }"),
               Codes{"D_LLQUANT_LMAGVAL@1:34"});
     EXPECT_EQ(

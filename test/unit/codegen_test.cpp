@@ -1,0 +1,932 @@
+// The code generator's contract with the consumer: what compile_program() says
+// about a checked program in its ProgramDescription (record layouts, action
+// kinds, aggregation layouts, enabled-probe IDs), one property per assertion.
+// Then objects the kernel must accept: one program exercising every
+// aggregating function, the string functions, thread-locals, associative
+// arrays, predicates and if/else goes through the verifier, and a program run
+// with BPF_PROG_TEST_RUN shows the record's action mask. Kernel tests need
+// root; they print "skipped: <reason>" otherwise.
+#include "codegen/compile.h"
+#include "codegen/sema.h"
+#include "codegen/trampoline.h"
+#include "libtrace/bpf_object.h"
+#include "libtrace/probe.h"
+#include "libtrace/program_description.h"
+#include "parser/parser.h"
+#include "providers/provider.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <gtest/gtest.h>
+#include <linux/bpf.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace dtx {
+namespace {
+
+using trace::ActionKind;
+using trace::AggregationKind;
+using trace::ValueKind;
+
+// The record's header and action mask come before the first value.
+constexpr uint32_t kFirstValueOffset = sizeof(trace::RecordHeader) + 8;
+
+// The probes every test program may name, with dtrace's IDs for BEGIN, END
+// and ERROR (the code generator's ERROR path relies on ID 3).
+const trace::ProbeName kProbeNames[] = {
+    {"dtrace", "", "", "BEGIN"}, {"dtrace", "", "", "END"}, {"dtrace", "", "", "ERROR"},
+    {"test", "", "", "one"},     {"test", "", "", "two"},   {"test", "", "", "three"},
+};
+
+// A trivial raw_tp trampoline per probe: the probe ID and arguments are
+// constants (arg0 is the probe ID times 1000, the others 0), and the clauses
+// always run, so BPF_PROG_TEST_RUN runs them.
+codegen::TrampolineSpec test_trampoline(const trace::Probe &probe) {
+    codegen::TrampolineSpec spec;
+    spec.program_name = "dtx_test_" + std::to_string(probe.id);
+    spec.section = "raw_tp";
+    spec.probes = {&probe};
+    uint32_t id = probe.id;
+    spec.emit = [id](codegen::TrampolineBuilder &b) {
+        llvm::IRBuilder<> &ir = b.ir();
+        llvm::Value *dctx = b.clause_context();
+        b.store_probe_id(dctx, ir.getInt64(id));
+        for (unsigned i = 0; i < codegen::ClauseContextLayout::arg_count; i++)
+            b.store_argument(dctx, i, ir.getInt64(i == 0 ? uint64_t(id) * 1000 : 0));
+        ir.CreateStore(
+            ir.getInt64(0),
+            ir.CreateConstGEP1_64(ir.getInt8Ty(), dctx, codegen::ClauseContextLayout::errno_value));
+        b.run_clauses(dctx, codegen::ClauseGate::None);
+    };
+    return spec;
+}
+
+struct Build {
+    std::vector<std::unique_ptr<SourceFile>> sources;
+    ast::Program program;
+    DiagnosticEngine diags;
+    sema::CheckedProgram checked;
+    trace::ProbeTable probes;
+    std::vector<std::vector<const trace::Probe *>> clause_probes;
+    std::optional<codegen::CompiledProgram> compiled;
+
+    std::string errors() const {
+        std::ostringstream out;
+        diags.render(out);
+        return out.str();
+    }
+    const trace::ProgramDescription &description() const { return compiled->description; }
+    const trace::ClauseDescription &clause(size_t i) const { return description().clauses.at(i); }
+    const trace::ActionDescription &action(size_t clause, size_t i) const {
+        return this->clause(clause).actions.at(i);
+    }
+    const trace::ValueLayout &value(size_t clause, size_t action, size_t i = 0) const {
+        return this->action(clause, action).values.at(i);
+    }
+    const trace::AggregationDescription *aggregation(const std::string &name) const {
+        for (const trace::AggregationDescription &a : description().aggregations)
+            if (a.name == name)
+                return &a;
+        ADD_FAILURE() << "no aggregation @" << name;
+        return nullptr;
+    }
+};
+
+// Parses `texts` (test.d, then test2.d ...) into one program, as dtx does
+// with several -s and -n, checks and compiles it; each clause enables the
+// probes its descriptions match, in description then table order.
+std::unique_ptr<Build> compile(const std::vector<std::string> &texts,
+                               codegen::CompileOptions options = {}) {
+    auto b = std::make_unique<Build>();
+    parser::TypeNames names;
+    for (const std::string &text : texts) {
+        std::string name =
+            b->sources.empty() ? "test.d" : "test" + std::to_string(b->sources.size() + 1) + ".d";
+        b->sources.push_back(std::make_unique<SourceFile>(name, text));
+        if (!parser::parse_program(*b->sources.back(), names, b->program, b->diags)) {
+            ADD_FAILURE() << "parse failed:\n" << b->errors();
+            return b;
+        }
+    }
+    sema::CheckOptions check_options;
+    check_options.strsize = options.strsize;
+    b->checked = sema::check_program(b->program, b->diags, check_options);
+    if (b->diags.has_errors()) {
+        ADD_FAILURE() << "check failed:\n" << b->errors();
+        return b;
+    }
+    for (const trace::ProbeName &name : kProbeNames)
+        b->probes.add(name);
+
+    std::vector<const trace::Probe *> enabled;
+    for (const auto &clause : b->program.clauses) {
+        std::vector<const trace::Probe *> &matched = b->clause_probes.emplace_back();
+        for (const ast::ProbeDescription &d : clause->probes)
+            for (const trace::Probe &probe : b->probes)
+                if (trace::glob_match(d.provider, probe.name.provider) &&
+                    trace::glob_match(d.module, probe.name.module) &&
+                    trace::glob_match(d.function, probe.name.function) &&
+                    trace::glob_match(d.name, probe.name.name) &&
+                    std::find(matched.begin(), matched.end(), &probe) == matched.end())
+                    matched.push_back(&probe);
+        for (const trace::Probe *probe : matched)
+            if (std::find(enabled.begin(), enabled.end(), probe) == enabled.end())
+                enabled.push_back(probe);
+    }
+    std::vector<codegen::TrampolineSpec> trampolines;
+    for (const trace::Probe *probe : enabled)
+        if (probe->name.name != "ERROR") // run from the fault path, no program of its own
+            trampolines.push_back(test_trampoline(*probe));
+
+    codegen::CompileInput input{b->program, b->checked, b->clause_probes, trampolines, b->probes};
+    b->compiled = codegen::compile_program(input, options, b->diags);
+    if (!b->compiled)
+        ADD_FAILURE() << "compile failed:\n" << b->errors();
+    return b;
+}
+
+// The same with the registered providers matching descriptions and building
+// the trampolines, as the session does.
+std::unique_ptr<Build> compile_with_providers(const std::string &text,
+                                              codegen::CompileOptions options = {}) {
+    auto b = std::make_unique<Build>();
+    b->sources.push_back(std::make_unique<SourceFile>("test.d", text));
+    parser::TypeNames names;
+    if (!parser::parse_program(*b->sources.back(), names, b->program, b->diags)) {
+        ADD_FAILURE() << "parse failed:\n" << b->errors();
+        return b;
+    }
+    sema::CheckOptions check_options;
+    check_options.strsize = options.strsize;
+    b->checked = sema::check_program(b->program, b->diags, check_options);
+    if (b->diags.has_errors()) {
+        ADD_FAILURE() << "check failed:\n" << b->errors();
+        return b;
+    }
+    std::vector<std::unique_ptr<providers::Provider>> providers = providers::make_providers();
+    providers.front()->list(b->probes); // dtrace: BEGIN, END, ERROR are 1, 2, 3
+    std::vector<std::vector<const trace::Probe *>> enabled(providers.size());
+    for (const auto &clause : b->program.clauses) {
+        std::vector<const trace::Probe *> &matched = b->clause_probes.emplace_back();
+        for (const ast::ProbeDescription &d : clause->probes)
+            for (size_t p = 0; p < providers.size(); p++) {
+                std::vector<const trace::Probe *> found;
+                if (auto problem = providers[p]->match({d.provider, d.module, d.function, d.name},
+                                                       b->probes, found))
+                    ADD_FAILURE() << *problem;
+                for (const trace::Probe *probe : found) {
+                    if (std::find(matched.begin(), matched.end(), probe) == matched.end())
+                        matched.push_back(probe);
+                    if (std::find(enabled[p].begin(), enabled[p].end(), probe) == enabled[p].end())
+                        enabled[p].push_back(probe);
+                }
+            }
+    }
+    std::vector<codegen::TrampolineSpec> trampolines;
+    for (size_t p = 0; p < providers.size(); p++)
+        if (!enabled[p].empty())
+            for (providers::Trampoline &t : providers[p]->trampolines(enabled[p]))
+                trampolines.push_back(std::move(t.spec));
+    codegen::CompileInput input{b->program, b->checked, b->clause_probes, trampolines, b->probes};
+    b->compiled = codegen::compile_program(input, options, b->diags);
+    if (!b->compiled)
+        ADD_FAILURE() << "compile failed:\n" << b->errors();
+    return b;
+}
+
+std::unique_ptr<Build> compile(const std::string &text, codegen::CompileOptions options = {}) {
+    return compile(std::vector<std::string>{text}, std::move(options));
+}
+
+codegen::CompileOptions with_strsize(uint64_t strsize) {
+    codegen::CompileOptions options;
+    options.strsize = strsize;
+    return options;
+}
+
+codegen::CompileOptions quiet() {
+    codegen::CompileOptions options;
+    options.quiet = true;
+    return options;
+}
+
+// ---- records: trace() and printf() of integers and strings --------------------------
+
+// One trace() per integer width, signed then unsigned.
+constexpr const char *kIntegerTraces = "BEGIN {\n"
+                                       "  trace((char)-1); trace((unsigned char)1);\n"
+                                       "  trace((short)1); trace((unsigned short)1);\n"
+                                       "  trace(1); trace(1u);\n"
+                                       "  trace(1l); trace(1ul);\n"
+                                       "}";
+
+TEST(CodegenRecords, IntegersAreRecordedAsIntegerValues) {
+    auto b = compile(kIntegerTraces);
+    ASSERT_TRUE(b->compiled);
+    ASSERT_EQ(b->clause(0).actions.size(), 8u);
+    for (size_t i = 0; i < 8; i++)
+        EXPECT_EQ(b->value(0, i).kind, ValueKind::Integer) << "action " << i;
+}
+
+TEST(CodegenRecords, IntegersOfEveryWidthTakeEightBytes) {
+    auto b = compile(kIntegerTraces);
+    ASSERT_TRUE(b->compiled);
+    for (size_t i = 0; i < 8; i++)
+        EXPECT_EQ(b->value(0, i).size, 8u) << "action " << i;
+}
+
+TEST(CodegenRecords, IntegerValuesFollowEachOther) {
+    auto b = compile(kIntegerTraces);
+    ASSERT_TRUE(b->compiled);
+    for (size_t i = 0; i < 8; i++)
+        EXPECT_EQ(b->value(0, i).offset, kFirstValueOffset + 8 * i) << "action " << i;
+}
+
+TEST(CodegenRecords, IntegerWidthIsTheDTypeSize) {
+    auto b = compile(kIntegerTraces);
+    ASSERT_TRUE(b->compiled);
+    const int widths[] = {1, 1, 2, 2, 4, 4, 8, 8};
+    for (size_t i = 0; i < 8; i++)
+        EXPECT_EQ(b->value(0, i).width, widths[i]) << "action " << i;
+}
+
+TEST(CodegenRecords, IntegerSignednessIsTheDType) {
+    auto b = compile(kIntegerTraces);
+    ASSERT_TRUE(b->compiled);
+    for (size_t i = 0; i < 8; i++)
+        EXPECT_EQ(b->value(0, i).is_signed, i % 2 == 0) << "action " << i;
+}
+
+TEST(CodegenRecords, RecordSizeCountsHeaderMaskAndValues) {
+    auto b = compile(kIntegerTraces);
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->clause(0).record_size, kFirstValueOffset + 8 * 8);
+}
+
+TEST(CodegenRecords, BuiltinVariablesKeepTheirTypesWidth) {
+    auto b = compile("BEGIN { trace(pid); trace(timestamp); }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->value(0, 0).width, 4); // pid_t
+    EXPECT_TRUE(b->value(0, 0).is_signed);
+    EXPECT_EQ(b->value(0, 1).width, 8); // uint64_t
+    EXPECT_FALSE(b->value(0, 1).is_signed);
+}
+
+TEST(CodegenRecords, StringIsRecordedAsAString) {
+    auto b = compile("BEGIN { trace(\"abc\"); }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->value(0, 0).kind, ValueKind::String);
+}
+
+TEST(CodegenRecords, StringTakesStrsizeBytes) {
+    auto b = compile("BEGIN { trace(\"abc\"); }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->value(0, 0).size, 256u);
+}
+
+TEST(CodegenRecords, StringSizeIsStrsizeRoundedUpToEight) {
+    for (auto [strsize, stored] : std::vector<std::pair<uint64_t, uint32_t>>{
+             {100, 104}, {13, 16}, {8, 8}, {1, 8}, {1000, 1000}}) {
+        auto b = compile("BEGIN { trace(execname); }", with_strsize(strsize));
+        ASSERT_TRUE(b->compiled) << "strsize " << strsize;
+        EXPECT_EQ(b->value(0, 0).size, stored) << "strsize " << strsize;
+    }
+}
+
+TEST(CodegenRecords, ValueAfterAStringIsAtTheRoundedOffset) {
+    auto b = compile("BEGIN { trace(\"abc\"); trace(1); }", with_strsize(100));
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->value(0, 1).offset, kFirstValueOffset + 104);
+    EXPECT_EQ(b->clause(0).record_size, kFirstValueOffset + 104 + 8);
+}
+
+TEST(CodegenRecords, PrintfRecordsItsArgumentsInOrder) {
+    auto b = compile("BEGIN { printf(\"%s %d %d\\n\", execname, pid, 1ul); }");
+    ASSERT_TRUE(b->compiled);
+    const trace::ActionDescription &printf = b->action(0, 0);
+    ASSERT_EQ(printf.values.size(), 3u);
+    EXPECT_EQ(printf.values[0].kind, ValueKind::String);
+    EXPECT_EQ(printf.values[0].offset, kFirstValueOffset);
+    EXPECT_EQ(printf.values[1].offset, kFirstValueOffset + 256);
+    EXPECT_EQ(printf.values[1].width, 4);
+    EXPECT_EQ(printf.values[2].offset, kFirstValueOffset + 256 + 8);
+    EXPECT_FALSE(printf.values[2].is_signed);
+}
+
+TEST(CodegenRecords, PrintfKeepsItsFormat) {
+    auto b = compile("BEGIN { printf(\"%s %d\\n\", execname, pid); }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->action(0, 0).format, "%s %d\n");
+    EXPECT_TRUE(b->action(0, 0).parsed_format.has_value());
+}
+
+TEST(CodegenRecords, PrintfWithoutArgumentsRecordsNoValue) {
+    auto b = compile("BEGIN { printf(\"hello\\n\"); }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_TRUE(b->action(0, 0).values.empty());
+    EXPECT_EQ(b->clause(0).record_size, kFirstValueOffset);
+}
+
+TEST(CodegenRecords, ActionLocationIsItsCall) {
+    auto b = compile("BEGIN {\n  trace(1);\n    printf(\"x\");\n}");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->action(0, 0).location.begin.line, 2u);
+    EXPECT_EQ(b->action(0, 1).location.begin.line, 3u);
+    EXPECT_EQ(b->action(0, 1).location.begin.column, 5u);
+}
+
+// ---- actions and their mask bits ------------------------------------------------------
+
+TEST(CodegenActions, KindsInProgramOrder) {
+    auto b = compile("BEGIN { @a = count(); }\n"
+                     "END { trace(1); printf(\"x\"); printa(@a); stack(); exit(0); }");
+    ASSERT_TRUE(b->compiled);
+    const auto &actions = b->clause(1).actions;
+    ASSERT_EQ(actions.size(), 5u);
+    EXPECT_EQ(actions[0].kind, ActionKind::Trace);
+    EXPECT_EQ(actions[1].kind, ActionKind::Printf);
+    EXPECT_EQ(actions[2].kind, ActionKind::Printa);
+    EXPECT_EQ(actions[3].kind, ActionKind::Stack);
+    EXPECT_EQ(actions[4].kind, ActionKind::Exit);
+}
+
+TEST(CodegenActions, AggregationActionKinds) {
+    auto b = compile("BEGIN { @a = count(); }\n"
+                     "END { clear(@a); trunc(@a); normalize(@a, 10); denormalize(@a);"
+                     " setopt(\"quiet\"); }");
+    ASSERT_TRUE(b->compiled);
+    const auto &actions = b->clause(1).actions;
+    ASSERT_EQ(actions.size(), 5u);
+    EXPECT_EQ(actions[0].kind, ActionKind::Clear);
+    EXPECT_EQ(actions[1].kind, ActionKind::Trunc);
+    EXPECT_EQ(actions[2].kind, ActionKind::Normalize);
+    EXPECT_EQ(actions[3].kind, ActionKind::Denormalize);
+    EXPECT_EQ(actions[4].kind, ActionKind::Setopt);
+}
+
+TEST(CodegenActions, AggregationActionsNameTheirAggregation) {
+    auto b = compile("BEGIN { @a = count(); @b = count(); }\n"
+                     "END { clear(@b); trunc(@a); printa(@b, @a); }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->action(1, 0).aggregations, std::vector<uint32_t>{1});
+    EXPECT_EQ(b->action(1, 1).aggregations, std::vector<uint32_t>{0});
+    EXPECT_EQ(b->action(1, 2).aggregations, (std::vector<uint32_t>{1, 0}));
+}
+
+TEST(CodegenActions, PrintaKeepsItsFormat) {
+    auto b = compile("BEGIN { @a = count(); } END { printa(\"%@d\\n\", @a); printa(@a); }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->action(1, 0).format, "%@d\n");
+    EXPECT_FALSE(b->action(1, 1).format.has_value());
+}
+
+TEST(CodegenActions, TruncRecordsItsCountOnlyWhenGiven) {
+    auto b = compile("BEGIN { @a = count(); } END { trunc(@a); trunc(@a, 5); }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_TRUE(b->action(1, 0).values.empty());
+    ASSERT_EQ(b->action(1, 1).values.size(), 1u);
+    EXPECT_EQ(b->value(1, 1).offset, kFirstValueOffset);
+}
+
+TEST(CodegenActions, NormalizeRecordsItsDivisor) {
+    auto b = compile("BEGIN { @a = count(); } END { normalize(@a, 1000); }");
+    ASSERT_TRUE(b->compiled);
+    ASSERT_EQ(b->action(1, 0).values.size(), 1u);
+    EXPECT_EQ(b->value(1, 0).kind, ValueKind::Integer);
+}
+
+TEST(CodegenActions, ExitRecordsItsStatus) {
+    auto b = compile("BEGIN { exit(3); }");
+    ASSERT_TRUE(b->compiled);
+    ASSERT_EQ(b->action(0, 0).values.size(), 1u);
+    EXPECT_EQ(b->value(0, 0).width, 4); // int
+}
+
+TEST(CodegenActions, SetoptKeepsNameAndValue) {
+    auto b = compile("BEGIN { setopt(\"bufsize\", \"8m\"); setopt(\"quiet\"); }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->action(0, 0).option_name, "bufsize");
+    EXPECT_EQ(b->action(0, 0).option_value, "8m");
+    EXPECT_EQ(b->action(0, 1).option_value, "");
+}
+
+TEST(CodegenActions, StackRecordsFramesPlusATerminator) {
+    auto b = compile("BEGIN { stack(); stack(5); }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->value(0, 0).kind, ValueKind::KernelStack);
+    EXPECT_EQ(b->value(0, 0).size, (20u + 1) * 8); // stackframes' default
+    EXPECT_EQ(b->value(0, 1).size, (5u + 1) * 8);
+    EXPECT_EQ(b->value(0, 1).offset, kFirstValueOffset + 21 * 8);
+}
+
+TEST(CodegenActions, StackframesOptionSetsTheDefaultDepth) {
+    codegen::CompileOptions options;
+    options.stackframes = 7;
+    auto b = compile("BEGIN { stack(); }", options);
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->value(0, 0).size, (7u + 1) * 8);
+}
+
+// The mask has bit i for actions[i]: an action on a branch not taken gets no
+// bit but keeps its place (and bit) in the record.
+TEST(CodegenActions, EveryActionOfEitherBranchIsDescribed) {
+    auto b = compile("BEGIN { trace(1); if (arg0 == 7) { trace(2); } else { trace(3); } }");
+    ASSERT_TRUE(b->compiled);
+    ASSERT_EQ(b->clause(0).actions.size(), 3u);
+    EXPECT_EQ(b->value(0, 1).offset, kFirstValueOffset + 8);
+    EXPECT_EQ(b->value(0, 2).offset, kFirstValueOffset + 16);
+}
+
+// ---- aggregations ---------------------------------------------------------------------
+
+TEST(CodegenAggregations, IdsFollowFirstUse) {
+    auto b = compile("BEGIN { @zebra = count(); @apple = sum(1); }\n"
+                     "END { @mango = max(1); @zebra = count(); @ = count(); }");
+    ASSERT_TRUE(b->compiled);
+    const auto &aggregations = b->description().aggregations;
+    ASSERT_EQ(aggregations.size(), 4u);
+    EXPECT_EQ(b->aggregation("zebra")->id, 0u);
+    EXPECT_EQ(b->aggregation("apple")->id, 1u);
+    EXPECT_EQ(b->aggregation("mango")->id, 2u);
+    EXPECT_EQ(b->aggregation("")->id, 3u);
+}
+
+// dtx -n 'BEGIN { @b = count(); }' -n 'BEGIN { @a = count(); }': both are
+// first used at 1:9, of different sources; the program's order decides.
+TEST(CodegenAggregations, IdsFollowFirstUseAcrossSources) {
+    auto b =
+        compile(std::vector<std::string>{"BEGIN { @b = count(); }", "BEGIN { @a = count(); }"});
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->aggregation("b")->id, 0u);
+    EXPECT_EQ(b->aggregation("a")->id, 1u);
+}
+
+TEST(CodegenAggregations, IdsFollowFirstUseAcrossSourcesOfDifferentLengths) {
+    auto b = compile(
+        std::vector<std::string>{"\n\n\nBEGIN { @b = count(); }", "BEGIN { @a = count(); }"});
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->aggregation("b")->id, 0u);
+    EXPECT_EQ(b->aggregation("a")->id, 1u);
+}
+
+TEST(CodegenAggregations, DescriptionsAreListedById) {
+    auto b = compile("BEGIN { @b = count(); @a = count(); @c = count(); }");
+    ASSERT_TRUE(b->compiled);
+    const auto &aggregations = b->description().aggregations;
+    for (size_t i = 0; i < aggregations.size(); i++)
+        EXPECT_EQ(aggregations[i].id, i);
+}
+
+TEST(CodegenAggregations, FunctionKinds) {
+    auto b = compile("BEGIN { @c = count(); @s = sum(1); @a = avg(1); @mn = min(1);"
+                     " @mx = max(1); @sd = stddev(1); @q = quantize(1); }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->aggregation("c")->function.kind, AggregationKind::Count);
+    EXPECT_EQ(b->aggregation("s")->function.kind, AggregationKind::Sum);
+    EXPECT_EQ(b->aggregation("a")->function.kind, AggregationKind::Avg);
+    EXPECT_EQ(b->aggregation("mn")->function.kind, AggregationKind::Min);
+    EXPECT_EQ(b->aggregation("mx")->function.kind, AggregationKind::Max);
+    EXPECT_EQ(b->aggregation("sd")->function.kind, AggregationKind::Stddev);
+    EXPECT_EQ(b->aggregation("q")->function.kind, AggregationKind::Quantize);
+}
+
+TEST(CodegenAggregations, LquantizeParameters) {
+    auto b = compile("BEGIN { @l = lquantize(arg0, -10, 90, 5); }");
+    ASSERT_TRUE(b->compiled);
+    const trace::AggregationFunction &f = b->aggregation("l")->function;
+    EXPECT_EQ(f.kind, AggregationKind::Lquantize);
+    EXPECT_EQ(f.linear.lower, -10);
+    EXPECT_EQ(f.linear.step, 5);
+    EXPECT_EQ(f.linear.levels, 20);
+}
+
+TEST(CodegenAggregations, LquantizeStepDefaultsToOne) {
+    auto b = compile("BEGIN { @l = lquantize(arg0, 0, 10); }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->aggregation("l")->function, trace::lquantize_function(0, 10, 1));
+}
+
+TEST(CodegenAggregations, LquantizeWithAWeightKeepsItsStep) {
+    auto b = compile("BEGIN { @l = lquantize(arg0, 0, 100, 10, 3); }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->aggregation("l")->function, trace::lquantize_function(0, 100, 10));
+}
+
+TEST(CodegenAggregations, LlquantizeParameters) {
+    auto b = compile("BEGIN { @ll = llquantize(arg0, 10, 0, 6, 20); }");
+    ASSERT_TRUE(b->compiled);
+    const trace::AggregationFunction &f = b->aggregation("ll")->function;
+    EXPECT_EQ(f.kind, AggregationKind::Llquantize);
+    EXPECT_EQ(f.log_linear.factor, 10);
+    EXPECT_EQ(f.log_linear.low_magnitude, 0);
+    EXPECT_EQ(f.log_linear.high_magnitude, 6);
+    EXPECT_EQ(f.log_linear.steps, 20);
+}
+
+TEST(CodegenAggregations, UnkeyedAggregationHasAnEightByteKey) {
+    auto b = compile("BEGIN { @a = count(); }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_TRUE(b->aggregation("a")->key_fields.empty());
+    EXPECT_EQ(b->aggregation("a")->key_size, 8u);
+}
+
+TEST(CodegenAggregations, KeyFieldsAreLaidOutInOrder) {
+    auto b = compile("BEGIN { @k[execname, pid, (char)1, 2ul] = count(); }");
+    ASSERT_TRUE(b->compiled);
+    const auto &fields = b->aggregation("k")->key_fields;
+    ASSERT_EQ(fields.size(), 4u);
+    EXPECT_EQ(fields[0].kind, ValueKind::String);
+    EXPECT_EQ(fields[0].offset, 0u);
+    EXPECT_EQ(fields[0].size, 256u);
+    EXPECT_EQ(fields[1].offset, 256u);
+    EXPECT_EQ(fields[2].offset, 264u);
+    EXPECT_EQ(fields[3].offset, 272u);
+    EXPECT_EQ(b->aggregation("k")->key_size, 280u);
+}
+
+TEST(CodegenAggregations, IntegerKeysKeepTheirTypes) {
+    auto b = compile("BEGIN { @k[pid, (char)1, 2ul] = count(); }");
+    ASSERT_TRUE(b->compiled);
+    const auto &fields = b->aggregation("k")->key_fields;
+    ASSERT_EQ(fields.size(), 3u);
+    EXPECT_EQ(fields[0].kind, ValueKind::Integer);
+    EXPECT_EQ(fields[0].width, 4);
+    EXPECT_TRUE(fields[0].is_signed);
+    EXPECT_EQ(fields[1].width, 1);
+    EXPECT_EQ(fields[2].width, 8);
+    EXPECT_FALSE(fields[2].is_signed);
+    for (const trace::ValueLayout &field : fields)
+        EXPECT_EQ(field.size, 8u);
+}
+
+TEST(CodegenAggregations, StringKeysTakeRoundedStrsize) {
+    auto b = compile("BEGIN { @k[execname, 1] = count(); }", with_strsize(100));
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->aggregation("k")->key_fields.at(0).size, 104u);
+    EXPECT_EQ(b->aggregation("k")->key_fields.at(1).offset, 104u);
+}
+
+TEST(CodegenAggregations, EachHasItsOwnMap) {
+    auto b = compile("BEGIN { @a = count(); @b = count(); }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_FALSE(b->aggregation("a")->map_name.empty());
+    EXPECT_NE(b->aggregation("a")->map_name, b->aggregation("b")->map_name);
+}
+
+// ---- enabled probes -------------------------------------------------------------------
+
+TEST(CodegenEnabledProbes, EpidsGoClauseThenProbeOrder) {
+    auto b = compile("test:::two, test:::one { trace(1); }\n"
+                     "BEGIN { }\n"
+                     "test:::one, test:::three { }");
+    ASSERT_TRUE(b->compiled);
+    const auto &enabled = b->description().enabled_probes;
+    ASSERT_EQ(enabled.size(), 5u);
+    const trace::Probe *two = b->probes.find({"test", "", "", "two"});
+    const trace::Probe *one = b->probes.find({"test", "", "", "one"});
+    const trace::Probe *three = b->probes.find({"test", "", "", "three"});
+    EXPECT_EQ(enabled[0].probe_id, two->id);
+    EXPECT_EQ(enabled[1].probe_id, one->id);
+    EXPECT_EQ(enabled[2].probe_id, 1u); // BEGIN
+    EXPECT_EQ(enabled[3].probe_id, one->id);
+    EXPECT_EQ(enabled[4].probe_id, three->id);
+}
+
+TEST(CodegenEnabledProbes, EpidsCountFromOne) {
+    auto b = compile("BEGIN, END { } test:::one { }");
+    ASSERT_TRUE(b->compiled);
+    const auto &enabled = b->description().enabled_probes;
+    for (size_t i = 0; i < enabled.size(); i++)
+        EXPECT_EQ(enabled[i].epid, i + 1);
+}
+
+TEST(CodegenEnabledProbes, EachNamesItsClause) {
+    auto b = compile("BEGIN, END { } test:::one { }");
+    ASSERT_TRUE(b->compiled);
+    const auto &enabled = b->description().enabled_probes;
+    ASSERT_EQ(enabled.size(), 3u);
+    EXPECT_EQ(enabled[0].clause, 0u);
+    EXPECT_EQ(enabled[1].clause, 0u);
+    EXPECT_EQ(enabled[2].clause, 1u);
+}
+
+TEST(CodegenEnabledProbes, ErrorClausesGetEpids) {
+    auto b = compile("BEGIN { } ERROR { trace(arg4); }");
+    ASSERT_TRUE(b->compiled);
+    const auto &enabled = b->description().enabled_probes;
+    ASSERT_EQ(enabled.size(), 2u);
+    EXPECT_EQ(enabled[1].probe_id, 3u);
+    EXPECT_EQ(enabled[1].clause, 1u);
+}
+
+TEST(CodegenClauses, DescribedInProgramOrderWithTheirLocation) {
+    auto b = compile("BEGIN { }\n\n  END { }");
+    ASSERT_TRUE(b->compiled);
+    ASSERT_EQ(b->description().clauses.size(), 2u);
+    EXPECT_EQ(b->clause(1).index, 1u);
+    EXPECT_EQ(b->clause(1).location.begin.line, 3u);
+    EXPECT_EQ(b->clause(1).location.begin.column, 3u);
+}
+
+// ---- which clauses write records ------------------------------------------------------
+
+TEST(CodegenClauses, AggregationOnlyClauseRecordsNothingUnderQuiet) {
+    auto b = compile("BEGIN { @a = count(); }", quiet());
+    ASSERT_TRUE(b->compiled);
+    EXPECT_FALSE(b->clause(0).records);
+}
+
+TEST(CodegenClauses, AggregationOnlyClauseRecordsNothingWithoutQuiet) {
+    auto b = compile("BEGIN { @a = count(); }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_FALSE(b->clause(0).records);
+}
+
+TEST(CodegenClauses, EmptyClauseRecordsTheFiringWithoutQuiet) {
+    auto b = compile("BEGIN { }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_TRUE(b->clause(0).records);
+    EXPECT_EQ(b->clause(0).record_size, kFirstValueOffset);
+}
+
+TEST(CodegenClauses, EmptyClauseRecordsNothingUnderQuiet) {
+    auto b = compile("BEGIN { }", quiet());
+    ASSERT_TRUE(b->compiled);
+    EXPECT_FALSE(b->clause(0).records);
+}
+
+TEST(CodegenClauses, ClauseWithAnActionAndAnAggregationRecords) {
+    auto b = compile("BEGIN { @a = count(); trace(1); }", quiet());
+    ASSERT_TRUE(b->compiled);
+    EXPECT_TRUE(b->clause(0).records);
+}
+
+TEST(CodegenClauses, VariableOnlyClauseRecordsTheFiringWithoutQuiet) {
+    auto b = compile("BEGIN { x = 1; }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_TRUE(b->clause(0).records);
+}
+
+TEST(CodegenClauses, OversizedRecordIsAnError) {
+    codegen::CompileOptions options;
+    options.strsize = 8192;
+    auto b = std::make_unique<Build>();
+    b->sources.push_back(std::make_unique<SourceFile>(
+        "big.d", "BEGIN { trace(execname); trace(execname); trace(execname); }"));
+    parser::TypeNames names;
+    ASSERT_TRUE(parser::parse_program(*b->sources.back(), names, b->program, b->diags));
+    sema::CheckOptions check_options;
+    check_options.strsize = options.strsize;
+    b->checked = sema::check_program(b->program, b->diags, check_options);
+    ASSERT_FALSE(b->diags.has_errors()) << b->errors();
+    b->probes.add(kProbeNames[0]);
+    std::vector<std::vector<const trace::Probe *>> clause_probes = {{&*b->probes.begin()}};
+    std::vector<codegen::TrampolineSpec> trampolines = {test_trampoline(*b->probes.begin())};
+    codegen::CompileInput input{b->program, b->checked, clause_probes, trampolines, b->probes};
+    EXPECT_FALSE(codegen::compile_program(input, options, b->diags));
+    EXPECT_TRUE(b->diags.has_errors());
+    EXPECT_NE(b->errors().find("big.d:1:1"), std::string::npos) << b->errors();
+}
+
+// ---- in the kernel ----------------------------------------------------------------------
+
+// Opens and loads a compiled object as the session does; on failure the
+// error says what the verifier said.
+std::optional<std::string> load(trace::BpfObject &object,
+                                const codegen::CompiledProgram &compiled) {
+    if (auto error = object.open(compiled.object))
+        return error->to_string();
+    if (bpf_map *dctx = object.map(compiled.description.clause_context_map))
+        bpf_map__set_max_entries(dctx, uint32_t(std::max(libbpf_num_possible_cpus(), 1)));
+    if (auto error = object.load())
+        return error->to_string();
+    return std::nullopt;
+}
+
+// Every aggregating function, the string functions, thread-locals,
+// associative arrays, clause-locals, predicates, if/else, the ERROR path.
+constexpr const char *kEverything = R"(
+BEGIN
+{
+	self->start = timestamp;
+	seen["begin", 1] = 1;
+	names[1] = "first";
+}
+
+test:::one
+/self->start && seen["begin", 1] == 1/
+{
+	@c = count();
+	@s = sum(arg0);
+	@a = avg(arg0);
+	@mn = min(arg0);
+	@mx = max(arg0);
+	@sd = stddev(arg0);
+	@q = quantize(arg0);
+	@l = lquantize(arg0, 0, 10000, 100);
+	@lw = lquantize(arg0, 0, 100, 10, 2);
+	@ll = llquantize(arg0, 10, 0, 6, 20);
+	@k[execname, pid, probename] = count();
+	@t[tid] = quantize(arg0, 3);
+
+	this->s = strjoin(execname, "-x");
+	this->n = strlen(this->s);
+	joined = strjoin(this->s, names[1]);
+	part = substr(joined, 2, 4);
+	i = index(joined, "x");
+	r = rindex(joined, "x");
+	c = strchr(joined, 'x');
+	rc = strrchr(joined, 'x');
+	st = strstr(joined, "first");
+	base = basename("/usr/lib/libc.so.6");
+	dir = dirname("/usr/lib/libc.so.6");
+	up = toupper(joined);
+	lo = tolower(up);
+	num = lltostr(arg0 - 5000, 16);
+	names[this->n] = part;
+
+	if (this->n > 3) {
+		trace(this->s);
+		printf("%s %d %s\n", part, i, names[this->n]);
+	} else if (r < 0) {
+		trace(r);
+	} else {
+		printf("%d %d\n", this->n, arg0 / (arg1 + 1));
+	}
+	self->count++;
+	seen[probename, self->count] = timestamp - self->start;
+}
+
+test:::one
+/self->count > 1000/
+{
+	self->start = 0;
+	seen["begin", 1] = 0;
+	trace(arg0 % arg1);
+}
+
+END
+{
+	printa(@c);
+	printa("%s %d %s %@d\n", @k);
+	trunc(@q, 1);
+	clear(@s);
+	normalize(@a, 2);
+	denormalize(@a);
+	exit(0);
+}
+
+ERROR
+{
+	trace(arg4);
+	@errors[arg4] = count();
+}
+)";
+
+TEST(CodegenKernel, EverythingLoads) {
+    if (geteuid() != 0)
+        GTEST_SKIP() << "skipped: loading BPF programs needs root";
+    auto b = compile(kEverything);
+    ASSERT_TRUE(b->compiled);
+    trace::BpfObject object({.error_log_lines = 60});
+    std::optional<std::string> error = load(object, *b->compiled);
+    EXPECT_FALSE(error) << *error;
+}
+
+TEST(CodegenKernel, EverythingLoadsWithASmallStrsize) {
+    if (geteuid() != 0)
+        GTEST_SKIP() << "skipped: loading BPF programs needs root";
+    auto b = compile(kEverything, with_strsize(13));
+    ASSERT_TRUE(b->compiled);
+    trace::BpfObject object({.error_log_lines = 60});
+    std::optional<std::string> error = load(object, *b->compiled);
+    EXPECT_FALSE(error) << *error;
+}
+
+TEST(CodegenKernel, EverythingLoadsUnderQuiet) {
+    if (geteuid() != 0)
+        GTEST_SKIP() << "skipped: loading BPF programs needs root";
+    auto b = compile(kEverything, quiet());
+    ASSERT_TRUE(b->compiled);
+    trace::BpfObject object({.error_log_lines = 60});
+    std::optional<std::string> error = load(object, *b->compiled);
+    EXPECT_FALSE(error) << *error;
+}
+
+// The same clauses in the programs of the real providers: BEGIN and END's
+// raw_tp programs, profile's perf_event program (with a stack context) and
+// tick's syscall program (whose clauses run from a bpf_timer callback).
+TEST(CodegenKernel, EverythingLoadsInEveryProvidersPrograms) {
+    if (geteuid() != 0)
+        GTEST_SKIP() << "skipped: loading BPF programs needs root";
+    std::string text = kEverything;
+    std::string one = "test:::one";
+    for (size_t at = text.find(one); at != std::string::npos; at = text.find(one, at))
+        text.replace(at, one.size(), "profile:::profile-97, profile:::tick-1s");
+    auto b =
+        compile_with_providers(text + "profile:::tick-1s { stack(); @st[stack()] = count(); }");
+    ASSERT_TRUE(b->compiled);
+    trace::BpfObject object({.error_log_lines = 60});
+    std::optional<std::string> error = load(object, *b->compiled);
+    EXPECT_FALSE(error) << *error;
+}
+
+// Runs the BEGIN program once and returns the records it wrote.
+std::vector<std::vector<char>> run_begin(trace::BpfObject &object,
+                                         const codegen::CompiledProgram &compiled) {
+    std::vector<std::vector<char>> records;
+    int ring_fd = object.map_fd(compiled.description.ring_buffer_map);
+    EXPECT_GE(ring_fd, 0);
+    auto collect = [](void *context, void *data, size_t size) -> int {
+        auto *out = static_cast<std::vector<std::vector<char>> *>(context);
+        out->emplace_back(static_cast<char *>(data), static_cast<char *>(data) + size);
+        return 0;
+    };
+    ring_buffer *ring = ring_buffer__new(ring_fd, collect, &records, nullptr);
+    EXPECT_NE(ring, nullptr);
+    if (!ring)
+        return records;
+    bpf_test_run_opts options{};
+    options.sz = sizeof(options);
+    EXPECT_EQ(bpf_prog_test_run_opts(object.program_fd("dtx_test_1"), &options), 0)
+        << strerror(errno);
+    ring_buffer__consume(ring);
+    ring_buffer__free(ring);
+    return records;
+}
+
+template <typename T>
+T read_at(const std::vector<char> &record, size_t offset) {
+    T value{};
+    if (offset + sizeof(T) <= record.size())
+        std::memcpy(&value, record.data() + offset, sizeof(T));
+    else
+        ADD_FAILURE() << "offset " << offset << " is past the record's " << record.size()
+                      << " bytes";
+    return value;
+}
+
+TEST(CodegenKernel, MaskHasTheBitsOfTheActionsThatRan) {
+    if (geteuid() != 0)
+        GTEST_SKIP() << "skipped: loading BPF programs needs root";
+    // arg0 is 1000 for BEGIN: the else branch runs.
+    auto b = compile("BEGIN { trace(1); if (arg0 == 7) { trace(2); } else { trace(3); }"
+                     " trace(4); }");
+    ASSERT_TRUE(b->compiled);
+    trace::BpfObject object({.error_log_lines = 60});
+    std::optional<std::string> error = load(object, *b->compiled);
+    ASSERT_FALSE(error) << *error;
+    std::vector<std::vector<char>> records = run_begin(object, *b->compiled);
+    ASSERT_EQ(records.size(), 1u);
+    const std::vector<char> &record = records[0];
+    EXPECT_EQ(record.size(), b->clause(0).record_size);
+    EXPECT_EQ(read_at<uint32_t>(record, 0), 1u); // the epid
+    EXPECT_EQ(read_at<uint64_t>(record, sizeof(trace::RecordHeader)), 0b1101u);
+    EXPECT_EQ(read_at<int64_t>(record, b->value(0, 0).offset), 1);
+    EXPECT_EQ(read_at<int64_t>(record, b->value(0, 2).offset), 3);
+    EXPECT_EQ(read_at<int64_t>(record, b->value(0, 3).offset), 4);
+}
+
+TEST(CodegenKernel, RecordedValuesAreNormalizedToTheirType) {
+    if (geteuid() != 0)
+        GTEST_SKIP() << "skipped: loading BPF programs needs root";
+    auto b = compile("BEGIN { trace((char)arg0); trace((unsigned char)arg0);"
+                     " trace((short)-arg0); trace(\"abc\"); }",
+                     with_strsize(13));
+    ASSERT_TRUE(b->compiled);
+    trace::BpfObject object({.error_log_lines = 60});
+    std::optional<std::string> error = load(object, *b->compiled);
+    ASSERT_FALSE(error) << *error;
+    std::vector<std::vector<char>> records = run_begin(object, *b->compiled);
+    ASSERT_EQ(records.size(), 1u);
+    const std::vector<char> &record = records[0];
+    // arg0 is 1000 = 0x3e8: (char) gives 0xe8 = -24, (unsigned char) 232.
+    EXPECT_EQ(read_at<int64_t>(record, b->value(0, 0).offset), -24);
+    EXPECT_EQ(read_at<int64_t>(record, b->value(0, 1).offset), 232);
+    EXPECT_EQ(read_at<int64_t>(record, b->value(0, 2).offset), -1000);
+    EXPECT_EQ(std::string(record.data() + b->value(0, 3).offset), "abc");
+}
+
+TEST(CodegenKernel, QuietAggregationOnlyClauseWritesNoRecord) {
+    if (geteuid() != 0)
+        GTEST_SKIP() << "skipped: loading BPF programs needs root";
+    auto b = compile("BEGIN { @a = count(); }", quiet());
+    ASSERT_TRUE(b->compiled);
+    trace::BpfObject object({.error_log_lines = 60});
+    std::optional<std::string> error = load(object, *b->compiled);
+    ASSERT_FALSE(error) << *error;
+    EXPECT_TRUE(run_begin(object, *b->compiled).empty());
+}
+
+} // namespace
+} // namespace dtx
