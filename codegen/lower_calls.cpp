@@ -15,9 +15,6 @@ namespace {
 
 constexpr uint32_t kRecordMaskOffset = sizeof(trace::RecordHeader);
 
-// Sentinels the run-time library takes for omitted optional arguments.
-constexpr int64_t kOmitted = INT64_MAX;
-
 const ast::Expr &argument(const ast::Call &call, size_t i) {
     return *call.arguments.at(i);
 }
@@ -186,12 +183,10 @@ Value Lowering::lower_call(const ast::Call &call, bool statement, ClauseState &s
     auto string_arg = [&](size_t i) { return lower(argument(call, i), state).value; };
     auto int_arg = [&](size_t i) { return lower_scalar(argument(call, i), state); };
     auto optional_int = [&](size_t i) {
-        return call.arguments.size() > i ? int_arg(i) : const64(uint64_t(kOmitted));
+        return call.arguments.size() > i ? int_arg(i) : const64(uint64_t(kRuntimeOmittedArgument));
     };
     auto string_result = [&]() { return scratch(state, uint32_t(strsize())); };
-    const llvm::Value *size = const64(strsize());
     llvm::Value *strsize_value = const64(strsize());
-    (void)size;
 
     if (name == "strlen")
         return {runtime_call("dtx_rt_strlen", {string_arg(0), strsize_value}), type};
@@ -357,14 +352,7 @@ void Lowering::lower_aggregation(const ast::Assign &assign, ClauseState &state) 
     ir_.CreateCondBr(ir_.CreateIsNull(created), full, update);
 
     ir_.SetInsertPoint(full);
-    llvm::Value *slot = scratch(state, 8);
-    ir_.CreateStore(ir_.getInt32(uint32_t(trace::DropCounter::Aggregation)), slot);
-    llvm::Value *counter = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {drops_map_, slot});
-    auto *count_drop = llvm::BasicBlock::Create(context_, "agg_drop", function);
-    ir_.CreateCondBr(ir_.CreateIsNull(counter), done, count_drop);
-    ir_.SetInsertPoint(count_drop);
-    store64(ir_.CreateAdd(load64(counter), const64(1)), counter);
-    ir_.CreateBr(done);
+    count_drop(state, trace::DropCounter::Aggregation, done);
 
     ir_.SetInsertPoint(update);
     llvm::PHINode *words = ir_.CreatePHI(ptr(), 2);

@@ -170,14 +170,7 @@ void Lowering::write_variable(const VariableStorage &storage,
     auto *full = llvm::BasicBlock::Create(context_, "full", function);
     ir_.CreateCondBr(ir_.CreateICmpEQ(result, const64(0)), join, full);
     ir_.SetInsertPoint(full);
-    llvm::Value *slot = scratch(state, 8);
-    ir_.CreateStore(ir_.getInt32(uint32_t(trace::DropCounter::Dynamic)), slot);
-    llvm::Value *counter = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {drops_map_, slot});
-    auto *count = llvm::BasicBlock::Create(context_, "count_drop", function);
-    ir_.CreateCondBr(ir_.CreateIsNull(counter), join, count);
-    ir_.SetInsertPoint(count);
-    store64(ir_.CreateAdd(load64(counter), const64(1)), counter);
-    ir_.CreateBr(join);
+    count_drop(state, trace::DropCounter::Dynamic, join);
     ir_.SetInsertPoint(join);
 }
 
@@ -339,6 +332,22 @@ llvm::Value *signed_divide(llvm::IRBuilder<> &ir, llvm::Value *a, llvm::Value *b
     return ir.CreateSelect(ir.CreateXor(a_negative, b_negative), ir.CreateSub(zero, q), q);
 }
 
+// The operator of a compound assignment: `x *= y` is x = x * y.
+ast::BinaryOp compound_operator(ast::AssignOp op) {
+    switch (op) {
+    case ast::AssignOp::Mul: return ast::BinaryOp::Mul;
+    case ast::AssignOp::Div: return ast::BinaryOp::Div;
+    case ast::AssignOp::Mod: return ast::BinaryOp::Mod;
+    case ast::AssignOp::Sub: return ast::BinaryOp::Sub;
+    case ast::AssignOp::Shl: return ast::BinaryOp::Shl;
+    case ast::AssignOp::Shr: return ast::BinaryOp::Shr;
+    case ast::AssignOp::And: return ast::BinaryOp::BitAnd;
+    case ast::AssignOp::Xor: return ast::BinaryOp::BitXor;
+    case ast::AssignOp::Or: return ast::BinaryOp::BitOr;
+    default: return ast::BinaryOp::Add;
+    }
+}
+
 } // namespace
 
 static llvm::Value *arithmetic(Lowering &l, ast::BinaryOp op, llvm::Value *a, llvm::Value *b,
@@ -397,12 +406,7 @@ Value Lowering::lower_assign(const ast::Assign &assign, ClauseState &state) {
         } else {
             llvm::Value *current = load_integer(address, element);
             llvm::Value *rhs = lower_scalar(*assign.value, state);
-            static constexpr ast::BinaryOp kOps[] = {
-                ast::BinaryOp::Add,    ast::BinaryOp::Mul,    ast::BinaryOp::Div,
-                ast::BinaryOp::Mod,    ast::BinaryOp::Add,    ast::BinaryOp::Sub,
-                ast::BinaryOp::Shl,    ast::BinaryOp::Shr,    ast::BinaryOp::BitAnd,
-                ast::BinaryOp::BitXor, ast::BinaryOp::BitOr};
-            value = arithmetic(*this, kOps[size_t(assign.op)], current, rhs, element, state,
+            value = arithmetic(*this, compound_operator(assign.op), current, rhs, element, state,
                                element);
         }
         value = normalize(value, element);
@@ -419,11 +423,7 @@ Value Lowering::lower_assign(const ast::Assign &assign, ClauseState &state) {
     } else {
         Value current = read_variable(*storage, keys, *assign.target, state);
         llvm::Value *rhs = lower_scalar(*assign.value, state);
-        static constexpr ast::BinaryOp kOps[] = {
-            ast::BinaryOp::Add,    ast::BinaryOp::Mul, ast::BinaryOp::Div,    ast::BinaryOp::Mod,
-            ast::BinaryOp::Add,    ast::BinaryOp::Sub, ast::BinaryOp::Shl,    ast::BinaryOp::Shr,
-            ast::BinaryOp::BitAnd, ast::BinaryOp::BitXor, ast::BinaryOp::BitOr};
-        ast::BinaryOp op = kOps[size_t(assign.op)];
+        ast::BinaryOp op = compound_operator(assign.op);
         const sema::Type *op_type = sema::is_integer(sema::resolve(assign.value->type))
                                         ? sema::usual_arithmetic(*input_.checked.types, type,
                                                                  assign.value->type)
@@ -544,12 +544,7 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
             llvm::Value *address = lower_scalar(*u.operand, state);
             const sema::Type *pointee = sema::resolve(type);
             uint32_t size = pointee && pointee->size ? uint32_t(pointee->size) : 8;
-            llvm::Value *buffer = scratch(state, std::max<uint32_t>(size, 8));
-            store64(const64(0), buffer);
-            llvm::Value *result = call_helper(BPF_FUNC_probe_read_kernel, i64(),
-                                              {buffer, ir_.getInt32(size), address});
-            fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress,
-                     address);
+            llvm::Value *buffer = read_kernel(state, address, size);
             if (is_memory_value(type))
                 return {buffer, type};
             return {load_integer(buffer, type), type};
@@ -727,13 +722,7 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
         llvm::Value *pointer = lower_scalar(*s.base, state);
         llvm::Value *address = ir_.CreateAdd(pointer, ir_.CreateMul(index, const64(element_size)));
         uint32_t size = uint32_t(std::min<uint64_t>(element_size, 8));
-        llvm::Value *buffer = scratch(state, 8);
-        store64(const64(0), buffer);
-        llvm::Value *result = call_helper(BPF_FUNC_probe_read_kernel, i64(),
-                                          {buffer, ir_.getInt32(size), address});
-        fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress,
-                 address);
-        return {load_integer(buffer, type), type};
+        return {load_integer(read_kernel(state, address, size), type), type};
     }
     case ast::Expr::Kind::Member: {
         const auto &m = *expr.as<ast::Member>();
@@ -753,13 +742,7 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
             // Through a pointer: kernel memory, read with a probe.
             llvm::Value *pointer = ir_.CreateAdd(lower_scalar(*m.base, state), const64(offset));
             uint32_t bytes = member->is_bit_field() ? 8 : std::max<uint32_t>(size, 1);
-            llvm::Value *buffer = scratch(state, std::max<uint32_t>(bytes, 8));
-            store64(const64(0), buffer);
-            llvm::Value *result = call_helper(BPF_FUNC_probe_read_kernel, i64(),
-                                              {buffer, ir_.getInt32(bytes), pointer});
-            fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress,
-                     pointer);
-            address = buffer;
+            address = read_kernel(state, pointer, bytes);
         } else {
             Value base = lower(*m.base, state);
             address = at(base.value, offset);

@@ -52,6 +52,12 @@ public:
         lowering_.store64(ir().CreateSExtOrTrunc(value, lowering_.i64()),
                           lowering_.at(dctx, ClauseContextLayout::args + 8 * index));
     }
+    void clear_arguments(llvm::Value *dctx) override {
+        for (unsigned i = 0; i < ClauseContextLayout::arg_count; i++)
+            store_argument(dctx, i, lowering_.const64(0));
+        lowering_.store64(lowering_.const64(0),
+                          lowering_.at(dctx, ClauseContextLayout::errno_value));
+    }
     void run_clauses(llvm::Value *dctx, ClauseGate gate) override {
         llvm::Function *current = ir().GetInsertBlock()->getParent();
         llvm::Value *ctx = spec_.has_stack_context && current == &entry_ ? entry_.getArg(0)
@@ -253,6 +259,27 @@ void Lowering::fault_if(ClauseState &state, llvm::Value *failed, trace::FaultKin
     store64(const64(state.statement), at(state.dctx, ClauseContextLayout::fault_action));
     ir_.CreateBr(state.fault);
     ir_.SetInsertPoint(ok);
+}
+
+void Lowering::count_drop(ClauseState &state, trace::DropCounter counter,
+                          llvm::BasicBlock *next) {
+    llvm::Value *slot = scratch(state, 8);
+    ir_.CreateAlignedStore(ir_.getInt32(uint32_t(counter)), slot, llvm::Align(4));
+    llvm::Value *count = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {drops_map_, slot});
+    auto *increment = llvm::BasicBlock::Create(context_, "count_drop", state.function);
+    ir_.CreateCondBr(ir_.CreateIsNull(count), next, increment);
+    ir_.SetInsertPoint(increment);
+    store64(ir_.CreateAdd(load64(count), const64(1)), count);
+    ir_.CreateBr(next);
+}
+
+llvm::Value *Lowering::read_kernel(ClauseState &state, llvm::Value *address, uint32_t size) {
+    llvm::Value *buffer = scratch(state, std::max<uint32_t>(size, 8));
+    store64(const64(0), buffer);
+    llvm::Value *result =
+        call_helper(BPF_FUNC_probe_read_kernel, i64(), {buffer, ir_.getInt32(size), address});
+    fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress, address);
+    return buffer;
 }
 
 llvm::Value *Lowering::string_literal(std::string_view text) {
@@ -660,15 +687,7 @@ void Lowering::finish_record(ClauseState &state) {
     auto *written = llvm::BasicBlock::Create(context_, "written", state.function);
     ir_.CreateCondBr(ir_.CreateICmpNE(result, const64(0)), dropped, written);
     ir_.SetInsertPoint(dropped);
-    llvm::Value *slot = scratch(state, 8);
-    ir_.CreateAlignedStore(ir_.getInt32(uint32_t(trace::DropCounter::RingBuffer)), slot,
-                           llvm::Align(4));
-    llvm::Value *counter = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {drops_map_, slot});
-    auto *count = llvm::BasicBlock::Create(context_, "count", state.function);
-    ir_.CreateCondBr(ir_.CreateIsNull(counter), written, count);
-    ir_.SetInsertPoint(count);
-    store64(ir_.CreateAdd(load64(counter), const64(1)), counter);
-    ir_.CreateBr(written);
+    count_drop(state, trace::DropCounter::RingBuffer, written);
     ir_.SetInsertPoint(written);
 }
 

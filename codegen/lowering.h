@@ -136,6 +136,12 @@ public:
     void copy_bytes(llvm::Value *to, llvm::Value *from, uint32_t size);
     // Copies a string (at most strsize bytes, NUL included) from BPF-readable memory.
     void copy_string(llvm::Value *to, llvm::Value *from);
+    // Adds one to this CPU's drop counter `counter`, then jumps to `next`.
+    void count_drop(ClauseState &state, trace::DropCounter counter, llvm::BasicBlock *next);
+    // Reads `size` bytes of kernel memory at `address` into zeroed scratch (at
+    // least 8 bytes), ending the clause with an invalid-address fault if the
+    // read fails; returns the scratch.
+    llvm::Value *read_kernel(ClauseState &state, llvm::Value *address, uint32_t size);
     // Ends the clause with a fault of `kind` at `address` when `failed` is true.
     void fault_if(ClauseState &state, llvm::Value *failed, trace::FaultKind kind,
                   llvm::Value *address);
@@ -210,7 +216,6 @@ public:
     std::vector<const trace::Probe *> dense_probes_;
     std::map<uint32_t, uint32_t> dense_index_; // probe id -> dense index
     llvm::GlobalVariable *probe_names_[4] = {};
-    bool probe_names_used_[4] = {};
 
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> epids_; // (clause, probe id) -> epid
     std::map<std::pair<uint32_t, bool>, llvm::Function *> clause_functions_;

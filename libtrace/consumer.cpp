@@ -98,7 +98,6 @@ void Consumer::consume(std::span<const std::byte> record) {
             run_action(clause.actions[i], record, header.cpu);
     if (!options_.quiet)
         write("\n");
-    std::fflush(out_);
 }
 
 void Consumer::print_probe_line(const RecordHeader &header, const EnabledProbe &enabled) {

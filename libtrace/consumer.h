@@ -39,13 +39,16 @@ public:
     Consumer(const ProgramDescription &program, const BpfObject &object, const ProbeTable &probes,
              ConsumerOptions options, FILE *out, FILE *err);
 
-    // Handles one ring-buffer record.
+    // Handles one ring-buffer record. Output is buffered: the caller flushes
+    // after each batch (flush()), not per record.
     void consume(std::span<const std::byte> record);
 
     // The status exit() gave, once a record of it has been consumed.
     std::optional<int> exit_status() const { return exit_status_; }
     // Faults reported so far (they are reported, not fatal, as in dtrace).
     uint64_t faults() const { return faults_; }
+
+    void flush() { std::fflush(out_); }
 
     // What dtrace prints when tracing ends: "\n", then every aggregation no
     // printa() printed, then drop counts on stderr.

@@ -464,6 +464,7 @@ int Session::run() {
     event.data.fd = signal_fd.get();
     epoll_ctl(epoll.get(), EPOLL_CTL_ADD, signal_fd.get(), &event);
     ring_buffer__consume(ring);
+    consumer.flush();
     while (!consumer.exit_status()) {
         epoll_event ready[2];
         int n = epoll_wait(epoll.get(), ready, 2, -1);
@@ -474,6 +475,7 @@ int Session::run() {
             if (ready[i].data.fd == signal_fd.get())
                 signalled = true;
         ring_buffer__consume(ring);
+        consumer.flush();
         if (signalled)
             break;
     }

@@ -55,12 +55,7 @@ public:
                 llvm::IRBuilder<> &ir = b.ir();
                 llvm::Value *dctx = b.clause_context();
                 b.store_probe_id(dctx, ir.getInt64(id));
-                for (unsigned i = 0; i < codegen::ClauseContextLayout::arg_count; i++)
-                    b.store_argument(dctx, i, ir.getInt64(0));
-                b.store_argument(dctx, 0, ir.getInt64(0));
-                llvm::Value *errno_slot = ir.CreateConstGEP1_64(
-                    ir.getInt8Ty(), dctx, codegen::ClauseContextLayout::errno_value);
-                ir.CreateStore(ir.getInt64(0), errno_slot);
+                b.clear_arguments(dctx);
                 b.run_clauses(dctx, begin ? codegen::ClauseGate::NotDraining
                                           : codegen::ClauseGate::None);
                 if (begin) {

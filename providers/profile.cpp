@@ -186,14 +186,6 @@ private:
         return table.add({"profile", "", "", std::string(name)}, std::move(data));
     }
 
-    static void clear_arguments(codegen::TrampolineBuilder &b, llvm::Value *dctx) {
-        llvm::IRBuilder<> &ir = b.ir();
-        for (unsigned i = 0; i < codegen::ClauseContextLayout::arg_count; i++)
-            b.store_argument(dctx, i, ir.getInt64(0));
-        ir.CreateStore(ir.getInt64(0), ir.CreateConstGEP1_64(ir.getInt8Ty(), dctx,
-                                                             codegen::ClauseContextLayout::errno_value));
-    }
-
     Trampoline profile_trampoline(std::vector<const trace::Probe *> probes) {
         Trampoline t;
         t.spec.program_name = "dtx_profile";
@@ -204,7 +196,7 @@ private:
             llvm::Value *ctx = b.entry().getArg(0);
             llvm::Value *dctx = b.clause_context();
             b.store_probe_id(dctx, b.call_helper(BPF_FUNC_get_attach_cookie, ir.getInt64Ty(), {ctx}));
-            clear_arguments(b, dctx);
+            b.clear_arguments(dctx);
             llvm::Value *ip = ir.CreateLoad(ir.getInt64Ty(),
                                             ir.CreateConstGEP1_64(ir.getInt8Ty(), ctx, kRegsIpOffset));
             llvm::Value *cs = ir.CreateLoad(ir.getInt64Ty(),
@@ -269,7 +261,7 @@ private:
             llvm::Value *entry = callback->getArg(2);
             llvm::Value *dctx = b.clause_context();
             b.store_probe_id(dctx, ir.CreateLoad(i64, field(entry, 16)));
-            clear_arguments(b, dctx);
+            b.clear_arguments(dctx);
             b.run_clauses(dctx);
             b.call_helper(BPF_FUNC_timer_start, i64,
                           {entry, ir.CreateLoad(i64, field(entry, 24)), ir.getInt64(0)});
