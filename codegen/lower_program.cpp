@@ -52,6 +52,10 @@ public:
         lowering_.store64(ir().CreateSExtOrTrunc(value, lowering_.i64()),
                           lowering_.at(dctx, ClauseContextLayout::args + 8 * index));
     }
+    void store_errno(llvm::Value *dctx, llvm::Value *value) override {
+        lowering_.store64(ir().CreateSExtOrTrunc(value, lowering_.i64()),
+                          lowering_.at(dctx, ClauseContextLayout::errno_value));
+    }
     void clear_arguments(llvm::Value *dctx) override {
         for (unsigned i = 0; i < ClauseContextLayout::arg_count; i++)
             store_argument(dctx, i, lowering_.const64(0));

@@ -65,6 +65,8 @@ public:
     virtual llvm::Value *clause_context() = 0;
     virtual void store_probe_id(llvm::Value *dctx, llvm::Value *probe_id) = 0;
     virtual void store_argument(llvm::Value *dctx, unsigned index, llvm::Value *value) = 0;
+    // `errno` as the clauses read it (syscall return probes).
+    virtual void store_errno(llvm::Value *dctx, llvm::Value *value) = 0;
     // arg0 .. arg9 and errno to 0, before a prologue sets those it knows.
     virtual void clear_arguments(llvm::Value *dctx) = 0;
 

@@ -30,6 +30,18 @@ struct ProbeData {
     virtual ~ProbeData() = default;
 };
 
+// One argument of a probe as args[N] types it and `dtx -lv` shows it.
+struct ProbeArgument {
+    // C spelling of the type: "int", "const char *", "char [16]", "string"
+    // (a NUL-terminated string whose kernel address argN holds).
+    std::string type;
+    // The type in the kernel's vmlinux BTF, when the provider knows it
+    // (rawtp's btf_trace_* parameters); 0: use `type`.
+    uint32_t btf_id = 0;
+    // Where the value comes from: the tracepoint field or parameter name.
+    std::string name;
+};
+
 struct Probe {
     uint32_t id = 0;
     ProbeName name;

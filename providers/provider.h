@@ -60,6 +60,11 @@ public:
     // Every probe the provider offers without being asked by name, for -l.
     virtual void list(trace::ProbeTable &table) = 0;
 
+    // The typed arguments of one of its probes (args[N], -lv); empty when the
+    // provider has no types for them (args[N] is then argN as int64_t). May
+    // read files, so the session asks only for probes whose clauses use args[].
+    virtual std::vector<trace::ProbeArgument> arguments(const trace::Probe &) { return {}; }
+
     // The entry programs for the probes of this provider that clauses enable.
     virtual std::vector<Trampoline> trampolines(std::span<const trace::Probe *const> enabled) = 0;
 };
