@@ -6,8 +6,10 @@
 // of codegen's interface.
 #pragma once
 
+#include "codegen/kernel_types.h"
 #include "codegen/sema.h"
 
+#include <memory>
 #include <set>
 
 namespace dtx::sema {
@@ -68,6 +70,8 @@ private:
     const Type *check_member(ast::Member &member);
     const Type *check_cast(ast::Cast &cast);
     const Type *check_xlate(ast::Xlate &xlate);
+    // args[index] in the current clause, typed by its probes' provider.
+    const Type *check_probe_argument(ast::Subscript &subscript);
     const Type *check_sizeof(ast::Expr &expr, const Type *type, const SourceRange &at);
     // A type spelled in the built-ins tables: "uint64_t", "void *", "stack".
     const Type *spelled(std::string_view spelling);
@@ -116,6 +120,12 @@ private:
     static std::string quote(const Type *type);
     const Type *value_type(const Type *type); // char arrays read as string values
     bool is_null_constant(const ast::Expr &expr) const;
+    KernelTypes &kernel_types();
+    // A record's members, imported from kernel BTF first if it came from there.
+    const Type *with_members(const Type *record);
+    // A probe argument's type as its provider spells it; null if D cannot
+    // resolve the spelling.
+    const Type *probe_argument_type(const trace::ProbeArgument &argument);
 
     ast::Program &program_;
     DiagnosticEngine &diags_;
@@ -129,6 +139,9 @@ private:
     std::set<const Type *> translator_outputs_;
     std::map<std::string, const Type *> inline_types_;
     std::set<const ast::Expr *> bit_fields_; // member expressions naming a bit-field
+    std::unique_ptr<KernelTypes> kernel_types_;
+    size_t clause_index_ = 0; // of the clause being checked, in program.clauses
+    std::optional<ClauseArguments> clause_arguments_; // fetched on its first args[]
 };
 
 } // namespace dtx::sema

@@ -688,15 +688,7 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
     case ast::Expr::Kind::Subscript: {
         const auto &s = *expr.as<ast::Subscript>();
         if (auto *id = s.base->as<ast::Identifier>(); id && id->name == "args") {
-            std::optional<int64_t> index = s.indices.size() == 1
-                                               ? sema::integer_constant(*s.indices[0], input_.checked)
-                                               : std::nullopt;
-            if (!index || *index < 0 || *index >= int64_t(ClauseContextLayout::arg_count)) {
-                error(expr.range, "args[] needs a constant index from 0 to 9 in this version of dtx");
-                return {const64(0), type};
-            }
-            return {normalize(load64(at(state.dctx, ClauseContextLayout::args + 8 * *index)), type),
-                    type};
+            return lower_probe_argument(s, type, state);
         }
         if (const VariableStorage *storage = storage_of(expr);
             storage && storage->kind == VariableStorage::Kind::Map)
@@ -787,6 +779,38 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
     }
     error(expr.range, "internal error: this expression could not be lowered");
     return {const64(0), type};
+}
+
+// args[N]: argN as its provider types it. A string or an array argument's
+// argN holds the kernel address of its bytes (a tracepoint record's field).
+Value Lowering::lower_probe_argument(const ast::Subscript &s, const sema::Type *type,
+                                     ClauseState &state) {
+    std::optional<int64_t> index = sema::integer_constant(*s.indices.at(0), input_.checked);
+    llvm::Value *slot;
+    if (index) {
+        slot = at(state.dctx, ClauseContextLayout::args + 8 * uint32_t(*index));
+    } else {
+        // Untyped args[] with a computed index: argN, 0 out of range.
+        llvm::Value *i = opaque(lower_scalar(*s.indices[0], state));
+        llvm::Value *in_range = ir_.CreateICmpULT(i, const64(ClauseContextLayout::arg_count));
+        llvm::Value *bounded = ir_.CreateAnd(ir_.CreateSelect(in_range, i, const64(0)), 15);
+        llvm::Value *offset =
+            ir_.CreateAdd(const64(ClauseContextLayout::args), ir_.CreateShl(bounded, 3));
+        llvm::Value *value = load64(ir_.CreateGEP(ir_.getInt8Ty(), state.dctx, offset));
+        return {normalize(ir_.CreateSelect(in_range, value, const64(0)), type), type};
+    }
+    llvm::Value *value = load64(slot);
+    if (sema::is_string(type)) {
+        llvm::Value *buffer = scratch(state, uint32_t(strsize()));
+        store64(const64(0), buffer);
+        llvm::Value *result = call_helper(BPF_FUNC_probe_read_kernel_str, i64(),
+                                          {buffer, ir_.getInt32(uint32_t(strsize())), value});
+        fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress, value);
+        return {buffer, type};
+    }
+    if (is_memory_value(type))
+        return {read_kernel(state, value, uint32_t(sema::resolve(type)->size)), type};
+    return {normalize(value, type), type};
 }
 
 } // namespace dtx::codegen

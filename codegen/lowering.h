@@ -177,6 +177,8 @@ public:
     const VariableStorage *storage_of(const ast::Expr &target);
     Value string_compare(const Value &lhs, const Value &rhs, ast::BinaryOp op);
     llvm::Value *probe_name_field(unsigned field, ClauseState &state); // 0 prov .. 3 name
+    Value lower_probe_argument(const ast::Subscript &s, const sema::Type *type,
+                               ClauseState &state);
 
     // --- lower_calls.cpp ----------------------------------------------------------
     Value lower_call(const ast::Call &call, bool statement, ClauseState &state);

@@ -222,8 +222,14 @@ const Type *Checker::resolve_type(const TypeExpr &type) {
 
 const Type *Checker::resolve_record(const TypeExpr &type) {
     const TypeKind kind = type.kind == TypeExpr::Kind::Struct ? TypeKind::Struct : TypeKind::Union;
-    if (!type.has_body)
-        return types_.tagged(kind, type.name); // possibly incomplete: `struct file *`
+    if (!type.has_body) {
+        // Possibly incomplete (`struct file *`), unless the kernel defines it.
+        Type *record = types_.tagged(kind, type.name);
+        if (!record->complete)
+            if (const Type *kernel = kernel_types().by_tag(kind, type.name))
+                return kernel;
+        return record;
+    }
     if (auto it = defined_records_.find(&type); it != defined_records_.end())
         return it->second;
     Type *record = type.name.empty() ? types_.anonymous(kind) : types_.tagged(kind, type.name);
@@ -492,6 +498,10 @@ std::optional<int64_t> Checker::require_constant(Expr &expr, const char *code,
 // --- clauses and statements ------------------------------------------------------
 
 void Checker::check_clause(Clause &clause) {
+    for (size_t i = 0; i < program_.clauses.size(); i++)
+        if (&*program_.clauses[i] == &clause)
+            clause_index_ = i;
+    clause_arguments_.reset();
     if (clause.predicate) {
         const Type *type = check(*clause.predicate);
         if (type && !is_scalar(type))

@@ -16,9 +16,11 @@
 
 #include "codegen/builtins.h"
 #include "codegen/types.h"
+#include "libtrace/probe.h"
 #include "parser/ast.h"
 #include "parser/diagnostics.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -27,6 +29,15 @@
 #include <vector>
 
 namespace dtx::sema {
+
+// What args[] is in a clause: the typed arguments shared by every probe the
+// clause enables.
+struct ClauseArguments {
+    // Empty when the probes' provider gives no types: args[N] is then argN.
+    std::vector<trace::ProbeArgument> arguments;
+    std::string probe;    // one of the probes, for messages: "sdt:sched::sched_switch"
+    std::string conflict; // set when the probes' arguments differ: how
+};
 
 struct CheckOptions {
     // $1 .. $9 as given after the script: macro_arguments[0] is $1.
@@ -37,6 +48,9 @@ struct CheckOptions {
     bool defaultargs = false; // unset $N are 0 and $$N "" (also #pragma D option)
     bool destructive = false; // -w (also #pragma D option destructive)
     uint64_t strsize = 256;   // also #pragma D option strsize
+    // The arguments of clause N's probes (program.clauses order); asked only
+    // for clauses that use args[]. Unset: args[N] is argN in every clause.
+    std::function<ClauseArguments(size_t clause)> clause_arguments;
 };
 
 enum class VariableScope { Global, Thread, Clause };

@@ -102,7 +102,7 @@ const Type *Checker::check_node(Expr &expr, bool statement) {
         const Type *type = resolve_type(*node->type);
         if (!type)
             return nullptr;
-        if (!is_struct_or_union(type) || !resolve(type)->complete) {
+        if (!is_struct_or_union(type) || !with_members(resolve(type))->complete) {
             error("D_OFFSETOF_TYPE", node->type->range,
                   "offsetof() needs a complete struct or union, not " + quote(type));
             return nullptr;
@@ -447,6 +447,7 @@ const Type *Checker::check_member(ast::Member &member) {
         }
         record = resolve(record->element);
     }
+    record = with_members(record);
     if (!is_struct_or_union(record)) {
         Diagnostic &d =
             error("D_OP_SOU", member.range,
@@ -459,7 +460,7 @@ const Type *Checker::check_member(ast::Member &member) {
     if (!record->complete) {
         Diagnostic &d = error("D_OP_INCOMPLETE", member.range,
                               quote(record) + " is incomplete: its members are not known");
-        d.hints.push_back("define it in the script; kernel types from BTF are not used yet");
+        d.hints.push_back("define it in the script (the kernel's BTF does not define it)");
         return nullptr;
     }
     std::optional<sema::Member> found = find_member(record, member.member);
@@ -470,6 +471,16 @@ const Type *Checker::check_member(ast::Member &member) {
         for (const sema::Member &m : record->members)
             names.push_back(m.name);
         suggest(d, member.member, names);
+        if (!names.empty()) {
+            // Say what does exist: all of a small record, the start of a large one.
+            constexpr size_t kShown = 12;
+            std::string list;
+            for (size_t i = 0; i < names.size() && i < kShown; i++)
+                list += (i ? ", " : "") + (names[i].empty() ? "<anonymous>" : names[i]);
+            if (names.size() > kShown)
+                list += ", ... (" + std::to_string(names.size()) + " members)";
+            d.hints.push_back("its members are " + list);
+        }
         return nullptr;
     }
     if (found->is_bit_field())

@@ -5,6 +5,7 @@
 #include "codegen/checker.h"
 
 #include <charconv>
+#include <cstdlib>
 
 namespace dtx::sema {
 
@@ -395,6 +396,8 @@ const Type *Checker::check_subscript(Subscript &subscript) {
                 error("D_ARR_BADREF", subscript.range, id->name + "[] takes one index");
                 return nullptr;
             }
+            if (id->name == "args")
+                return check_probe_argument(subscript);
             const Type *index = check(*subscript.indices[0]);
             if (index && !is_integer(index)) {
                 error("D_OP_INT", subscript.indices[0]->range,
@@ -467,6 +470,126 @@ const Type *Checker::check_subscript(Subscript &subscript) {
     }
     error("D_ARR_BADREF", subscript.range, "cannot index a value of type " + quote(base_type));
     return nullptr;
+}
+
+KernelTypes &Checker::kernel_types() {
+    if (!kernel_types_)
+        kernel_types_ = std::make_unique<KernelTypes>(types_);
+    return *kernel_types_;
+}
+
+const Type *Checker::with_members(const Type *record) {
+    if (kernel_types_ && record)
+        kernel_types_->complete_members(record);
+    return record;
+}
+
+// "int", "const char *", "char [16]", "struct task_struct *", "string".
+const Type *Checker::probe_argument_type(const trace::ProbeArgument &argument) {
+    if (argument.btf_id)
+        if (const Type *type = kernel_types().by_id(argument.btf_id))
+            return type;
+    std::string_view spelling = argument.type;
+    if (spelling.ends_with("*")) {
+        std::string_view pointee = spelling.substr(0, spelling.size() - 1);
+        while (pointee.ends_with(" "))
+            pointee.remove_suffix(1);
+        bool to_const = pointee.starts_with("const ");
+        if (to_const)
+            pointee.remove_prefix(6);
+        const Type *type = probe_argument_type({std::string(pointee), 0, {}});
+        return type ? types_.pointer_to(type, to_const) : nullptr;
+    }
+    if (spelling.ends_with("]")) {
+        size_t open = spelling.rfind('[');
+        if (open == std::string_view::npos)
+            return nullptr;
+        uint64_t count = std::strtoull(std::string(spelling.substr(open + 1)).c_str(), nullptr, 10);
+        std::string_view element = spelling.substr(0, open);
+        while (element.ends_with(" "))
+            element.remove_suffix(1);
+        const Type *type = probe_argument_type({std::string(element), 0, {}});
+        return type && count ? types_.array_of(type, count) : nullptr;
+    }
+    if (spelling.starts_with("const "))
+        spelling.remove_prefix(6);
+    for (auto [keyword, kind] : {std::pair<std::string_view, TypeKind>{"struct ", TypeKind::Struct},
+                                 {"union ", TypeKind::Union},
+                                 {"enum ", TypeKind::Enum}})
+        if (spelling.starts_with(keyword)) {
+            std::string tag(spelling.substr(keyword.size()));
+            if (const Type *kernel = kernel_types().by_tag(kind, tag))
+                return kernel;
+            return types_.tagged(kind, tag);
+        }
+    if (const Type *type = types_.lookup(spelling))
+        return type;
+    return kernel_types().by_typedef(spelling);
+}
+
+const Type *Checker::check_probe_argument(Subscript &subscript) {
+    Expr &index_expr = *subscript.indices[0];
+    const Type *index = check(index_expr);
+    if (!index)
+        return nullptr;
+    if (!is_integer(index)) {
+        error("D_OP_INT", index_expr.range, "args[] needs an integer index, not " + quote(index));
+        return nullptr;
+    }
+    if (!clause_arguments_)
+        clause_arguments_ = options_.clause_arguments ? options_.clause_arguments(clause_index_)
+                                                      : ClauseArguments{};
+    const ClauseArguments &probes = *clause_arguments_;
+    if (!probes.conflict.empty()) {
+        error("D_ARGS_MULTI", subscript.range,
+              "args[] cannot be used here: the clause's probes have different arguments (" +
+                  probes.conflict + ")")
+            .hints.push_back("use argN, or split the clause by probe");
+        return nullptr;
+    }
+    std::optional<int64_t> constant = constant_value(index_expr);
+    if (probes.arguments.empty()) {
+        if (constant && (*constant < 0 || *constant > 9)) {
+            error("D_ARGS_IDX", subscript.range,
+                  "args[" + std::to_string(*constant) + "] does not exist: args[0] to args[9] do");
+            return nullptr;
+        }
+        return spelled("int64_t");
+    }
+    auto known = [&] {
+        std::string list;
+        for (size_t i = 0; i < probes.arguments.size(); i++) {
+            const trace::ProbeArgument &a = probes.arguments[i];
+            list += (i ? ", " : "") + std::string("args[") + std::to_string(i) + "] " + a.type +
+                    (a.name.empty() ? "" : " (" + a.name + ")");
+        }
+        return list;
+    };
+    if (!constant) {
+        error("D_ARGS_IDX", index_expr.range,
+              "the index of args[] must be a constant: the arguments of " + probes.probe +
+                  " are typed one by one")
+            .hints.push_back("they are " + known());
+        return nullptr;
+    }
+    if (*constant < 0 || uint64_t(*constant) >= probes.arguments.size()) {
+        size_t count = probes.arguments.size();
+        error("D_ARGS_IDX", subscript.range,
+              "args[" + std::to_string(*constant) + "] does not exist: " + probes.probe + " has " +
+                  std::to_string(count) + " argument" + (count == 1 ? "" : "s"))
+            .hints.push_back("they are " + known());
+        return nullptr;
+    }
+    const trace::ProbeArgument &argument = probes.arguments[size_t(*constant)];
+    const Type *type = probe_argument_type(argument);
+    if (!type) {
+        error("D_ARGS_TYPE", subscript.range,
+              "args[" + std::to_string(*constant) + "] of " + probes.probe + " has type '" +
+                  argument.type + "', which D cannot represent")
+            .hints.push_back("use arg" + std::to_string(*constant) + " for its raw value");
+        return nullptr;
+    }
+    return type;
 }
 
 } // namespace dtx::sema

@@ -1,0 +1,243 @@
+#include "codegen/kernel_types.h"
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include <string>
+
+namespace dtx::sema {
+
+namespace {
+
+// The D base integer of a BTF integer's size and signedness.
+std::string_view integer_name(uint32_t bytes, bool is_signed) {
+    switch (bytes) {
+    case 1:
+        return is_signed ? "signed char" : "unsigned char";
+    case 2:
+        return is_signed ? "short" : "unsigned short";
+    case 4:
+        return is_signed ? "int" : "unsigned int";
+    default:
+        return is_signed ? "long" : "unsigned long";
+    }
+}
+
+// BTF has no alignment; the natural one of a record's size is what the
+// kernel's records have in practice, and only D-declared records embedding
+// a kernel record by value use it.
+uint32_t natural_alignment(uint64_t size) {
+    uint32_t alignment = 1;
+    while (alignment < 8 && alignment * 2 <= size)
+        alignment *= 2;
+    return alignment;
+}
+
+} // namespace
+
+KernelTypes::KernelTypes(TypeTable &types) : types_(types) {}
+
+KernelTypes::~KernelTypes() {
+    btf__free(btf_);
+}
+
+bool KernelTypes::available() {
+    if (!loaded_) {
+        loaded_ = true;
+        btf *loaded = btf__load_vmlinux_btf();
+        btf_ = libbpf_get_error(loaded) ? nullptr : loaded;
+    }
+    return btf_ != nullptr;
+}
+
+const Type *KernelTypes::by_id(uint32_t id) {
+    if (!available())
+        return nullptr;
+    return import(id);
+}
+
+const Type *KernelTypes::by_tag(TypeKind kind, std::string_view name) {
+    if (!available())
+        return nullptr;
+    std::string text(name);
+    if (kind == TypeKind::Enum) {
+        int id = btf__find_by_name_kind(btf_, text.c_str(), BTF_KIND_ENUM);
+        if (id < 0)
+            id = btf__find_by_name_kind(btf_, text.c_str(), BTF_KIND_ENUM64);
+        return id < 0 ? nullptr : import(uint32_t(id));
+    }
+    int id = btf__find_by_name_kind(btf_, text.c_str(),
+                                    kind == TypeKind::Union ? BTF_KIND_UNION : BTF_KIND_STRUCT);
+    return id < 0 ? nullptr : import(uint32_t(id));
+}
+
+const Type *KernelTypes::by_typedef(std::string_view name) {
+    if (!available())
+        return nullptr;
+    int id = btf__find_by_name_kind(btf_, std::string(name).c_str(), BTF_KIND_TYPEDEF);
+    return id < 0 ? nullptr : import(uint32_t(id));
+}
+
+void KernelTypes::complete_members(const Type *record) {
+    auto it = pending_members_.find(record);
+    if (it == pending_members_.end())
+        return;
+    uint32_t id = it->second;
+    pending_members_.erase(it);
+    load_members(*const_cast<Type *>(record), id);
+}
+
+const Type *KernelTypes::import_integer(uint32_t id) {
+    const btf_type *t = btf__type_by_id(btf_, id);
+    uint32_t encoding = btf_int_encoding(t);
+    std::string_view name = btf__name_by_offset(btf_, t->name_off);
+    if (encoding & BTF_INT_BOOL)
+        return types_.lookup("_Bool");
+    // The kernel's own spellings of C's base types ("long unsigned int")
+    // differ from D's; "char" keeps its name (and x86-64's signedness).
+    if (name == "char")
+        return types_.char_type();
+    if (t->size > 8) // __int128: D has no such integer; its bytes still copy
+        return types_.array_of(types_.lookup("unsigned long"), t->size / 8);
+    return types_.lookup(integer_name(t->size, encoding & BTF_INT_SIGNED));
+}
+
+const Type *KernelTypes::import(uint32_t id) {
+    if (id == 0)
+        return types_.void_type();
+    if (auto it = imported_.find(id); it != imported_.end())
+        return it->second;
+    const btf_type *t = btf__type_by_id(btf_, id);
+    if (!t)
+        return nullptr;
+    std::string name = btf__name_by_offset(btf_, t->name_off);
+    const Type *result = nullptr;
+    switch (btf_kind(t)) {
+    case BTF_KIND_INT:
+        result = import_integer(id);
+        break;
+    case BTF_KIND_FLOAT:
+        result = types_.lookup(t->size == 4 ? "float" : t->size == 8 ? "double" : "long double");
+        break;
+    case BTF_KIND_PTR: {
+        // A const pointee prints as `const char *`; volatile and restrict don't matter to D.
+        uint32_t target = t->type;
+        bool to_const = false;
+        for (const btf_type *q = btf__type_by_id(btf_, target);
+             q && (btf_is_const(q) || btf_is_volatile(q) || btf_is_restrict(q) ||
+                   btf_kind(q) == BTF_KIND_TYPE_TAG);
+             q = btf__type_by_id(btf_, target)) {
+            to_const |= btf_is_const(q);
+            target = q->type;
+        }
+        const btf_type *pointee = btf__type_by_id(btf_, target);
+        // A function pointer is an address to D.
+        if (pointee && btf_is_func_proto(pointee)) {
+            result = types_.pointer_to(types_.void_type());
+            break;
+        }
+        // Cycles in BTF go through records, whose members import() leaves
+        // for later, so this recursion ends.
+        const Type *pointee_type = import(target);
+        result = pointee_type ? types_.pointer_to(pointee_type, to_const) : nullptr;
+        break;
+    }
+    case BTF_KIND_ARRAY: {
+        const struct btf_array *array = btf_array(t);
+        const Type *element = import(array->type);
+        result = element ? types_.array_of(element, array->nelems) : nullptr;
+        break;
+    }
+    case BTF_KIND_STRUCT:
+    case BTF_KIND_UNION: {
+        TypeKind kind = btf_is_union(t) ? TypeKind::Union : TypeKind::Struct;
+        Type *record = name.empty() ? types_.anonymous(kind) : types_.tagged(kind, name);
+        imported_[id] = record;
+        if (record->complete && !record->members.empty())
+            return record; // the script defined it: its definition wins
+        record->size = t->size;
+        record->alignment = natural_alignment(t->size);
+        record->complete = true;
+        if (name.empty())
+            load_members(*record, id); // found only through their parent's members
+        else
+            pending_members_[record] = id;
+        return record;
+    }
+    case BTF_KIND_ENUM:
+    case BTF_KIND_ENUM64: {
+        Type *type =
+            name.empty() ? types_.anonymous(TypeKind::Enum) : types_.tagged(TypeKind::Enum, name);
+        imported_[id] = type;
+        if (type->complete && !type->enumerators.empty())
+            return type;
+        type->size = t->size;
+        type->alignment = natural_alignment(t->size);
+        type->is_signed = btf_kflag(t);
+        type->complete = true;
+        for (int i = 0; i < btf_vlen(t); i++) {
+            if (btf_is_enum(t)) {
+                const struct btf_enum *e = btf_enum(t) + i;
+                type->enumerators.push_back(
+                    {btf__name_by_offset(btf_, e->name_off), int64_t(e->val)});
+            } else {
+                const struct btf_enum64 *e = btf_enum64(t) + i;
+                type->enumerators.push_back(
+                    {btf__name_by_offset(btf_, e->name_off), int64_t(btf_enum64_value(e))});
+            }
+        }
+        return type;
+    }
+    case BTF_KIND_FWD: {
+        // A declaration: the definition elsewhere in BTF, if any, has the members.
+        bool is_union = btf_kflag(t);
+        int defined =
+            btf__find_by_name_kind(btf_, name.c_str(), is_union ? BTF_KIND_UNION : BTF_KIND_STRUCT);
+        if (defined > 0)
+            return imported_[id] = import(uint32_t(defined));
+        result = types_.tagged(is_union ? TypeKind::Union : TypeKind::Struct, name);
+        break;
+    }
+    case BTF_KIND_TYPEDEF: {
+        const Type *aliased = import(t->type);
+        if (!aliased)
+            break;
+        // D's own typedef of the same name (uint64_t, pid_t) wins when they
+        // differ: D's definitions are the kernel's on x86-64.
+        const Type *type = nullptr;
+        types_.add_typedef(name, aliased, &type);
+        result = type ? type : aliased;
+        break;
+    }
+    case BTF_KIND_CONST:
+    case BTF_KIND_VOLATILE:
+    case BTF_KIND_RESTRICT:
+    case BTF_KIND_TYPE_TAG:
+        result = import(t->type);
+        break;
+    case BTF_KIND_FUNC_PROTO:
+    case BTF_KIND_FUNC:
+        result = types_.void_type();
+        break;
+    default:
+        break;
+    }
+    imported_[id] = result;
+    return result;
+}
+
+void KernelTypes::load_members(Type &record, uint32_t id) {
+    const btf_type *t = btf__type_by_id(btf_, id);
+    const btf_member *m = btf_members(t);
+    for (uint32_t i = 0; i < btf_vlen(t); i++, m++) {
+        const Type *type = import(m->type);
+        if (!type)
+            continue; // a kind D cannot show; its neighbours stay usable
+        record.members.push_back({.name = btf__name_by_offset(btf_, m->name_off),
+                                  .type = type,
+                                  .bit_offset = btf_member_bit_offset(t, i),
+                                  .bit_width = btf_member_bitfield_size(t, i)});
+    }
+}
+
+} // namespace dtx::sema

@@ -1,0 +1,57 @@
+// Kernel types from the running kernel's BTF (/sys/kernel/btf/vmlinux) as D
+// types: the typed arguments of rawtp probes (`args[0]->pid`), and struct,
+// union, enum and typedef names a script uses without declaring them.
+//
+// BTF is loaded on first use. A struct or union is imported with its size but
+// without members; its members are imported when a member is first looked up
+// (complete_members), so naming `struct task_struct` does not pull in the
+// thousands of types reachable from it.
+#pragma once
+
+#include "codegen/types.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string_view>
+
+struct btf;
+
+namespace dtx::sema {
+
+class KernelTypes {
+public:
+    explicit KernelTypes(TypeTable &types);
+    ~KernelTypes();
+    KernelTypes(const KernelTypes &) = delete;
+    KernelTypes &operator=(const KernelTypes &) = delete;
+
+    // Whether the kernel has BTF (loads it on first call).
+    bool available();
+
+    // The D type of vmlinux BTF type `id`; null without BTF or for an id
+    // that names no type.
+    const Type *by_id(uint32_t id);
+    // `struct NAME`, `union NAME` or `enum NAME` from BTF; null if BTF has none.
+    const Type *by_tag(TypeKind kind, std::string_view name);
+    // A kernel typedef (`pid_t` as the kernel declares it, `u64`); null if none.
+    const Type *by_typedef(std::string_view name);
+
+    // Fills in the members of a struct or union imported from BTF, if not yet
+    // done; other types are left alone.
+    void complete_members(const Type *record);
+
+private:
+    const Type *import(uint32_t id);
+    const Type *import_integer(uint32_t id);
+    void load_members(Type &record, uint32_t id);
+
+    TypeTable &types_;
+    bool loaded_ = false;
+    btf *btf_ = nullptr;
+    std::map<uint32_t, const Type *> imported_;
+    // Records whose members are still to be imported, with their BTF ids.
+    std::map<const Type *, uint32_t> pending_members_;
+};
+
+} // namespace dtx::sema
