@@ -52,8 +52,10 @@ std::optional<uint64_t> parse_size(const std::string &text) {
     return value * scale;
 }
 
-// $1 .. $9, $target and friends in a probe description field.
-std::string expand_macros(const std::string &field, const std::vector<std::string> &arguments) {
+// $1 .. $9, $target and friends in a probe description field. Without a target
+// process, $target stays as written, so the description matches nothing.
+std::string expand_macros(const std::string &field, const std::vector<std::string> &arguments,
+                          std::optional<pid_t> target_pid) {
     std::string out;
     for (size_t i = 0; i < field.size(); i++) {
         if (field[i] == '$' && i + 1 < field.size() && std::isdigit(uint8_t(field[i + 1]))) {
@@ -64,6 +66,11 @@ std::string expand_macros(const std::string &field, const std::vector<std::strin
             if (n >= 1 && n <= arguments.size())
                 out += arguments[n - 1];
             i = j - 1;
+            continue;
+        }
+        if (target_pid && field.compare(i, 7, "$target") == 0) {
+            out += std::to_string(*target_pid);
+            i += 6;
             continue;
         }
         if (field.compare(i, 4, "$pid") == 0) {
@@ -180,6 +187,36 @@ std::optional<uint64_t> Session::kernel_member_offset(std::string_view type,
     return std::nullopt;
 }
 
+sema::ClauseArguments Session::clause_arguments(std::span<const Probe *const> probes) {
+    sema::ClauseArguments out;
+    for (size_t i = 0; i < probes.size(); i++) {
+        const Probe &probe = *probes[i];
+        auto cached = probe_arguments_.find(probe.id);
+        if (cached == probe_arguments_.end()) {
+            std::vector<ProbeArgument> arguments;
+            for (auto &provider : providers_)
+                if (provider->name() == probe.name.provider)
+                    arguments = provider->arguments(probe);
+            cached = probe_arguments_.emplace(probe.id, std::move(arguments)).first;
+        }
+        const std::vector<ProbeArgument> &arguments = cached->second;
+        if (i == 0) {
+            out.arguments = arguments;
+            out.probe = probe.name.full();
+            continue;
+        }
+        auto same = [](const ProbeArgument &a, const ProbeArgument &b) {
+            return a.type == b.type && a.btf_id == b.btf_id;
+        };
+        if (!std::equal(arguments.begin(), arguments.end(), out.arguments.begin(),
+                        out.arguments.end(), same)) {
+            out.conflict = out.probe + " and " + probe.name.full();
+            break;
+        }
+    }
+    return out;
+}
+
 bool Session::compile(ast::Program &program, std::span<const ProgramUnit> units,
                       DiagnosticEngine &diags) {
     // Options: #pragma D option lines first, then -x (which wins).
@@ -205,19 +242,6 @@ bool Session::compile(ast::Program &program, std::span<const ProgramUnit> units,
             return false;
         }
 
-    sema::CheckOptions check_options;
-    check_options.macro_arguments = options_.macro_arguments;
-    check_options.strsize = compile_options_.strsize;
-    check_options.dtx_pid = getpid();
-    check_options.dtx_ppid = getppid();
-    check_options.dtx_uid = getuid();
-    check_options.dtx_gid = getgid();
-    check_options.dtx_pgid = getpgrp();
-    check_options.dtx_sid = getsid(0);
-    sema::CheckedProgram checked = sema::check_program(program, diags, check_options);
-    if (diags.has_errors())
-        return false;
-
     // Probe descriptions -> probes, clause by clause.
     std::vector<std::vector<const Probe *>> clause_probes(program.clauses.size());
     std::map<const SourceFile *, size_t> matches_per_file;
@@ -225,10 +249,10 @@ bool Session::compile(ast::Program &program, std::span<const ProgramUnit> units,
         const ast::Clause &clause = *program.clauses[c];
         for (const ast::ProbeDescription &description : clause.probes) {
             providers::ProbePattern pattern{
-                expand_macros(description.provider, options_.macro_arguments),
-                expand_macros(description.module, options_.macro_arguments),
-                expand_macros(description.function, options_.macro_arguments),
-                expand_macros(description.name, options_.macro_arguments)};
+                expand_macros(description.provider, options_.macro_arguments, options_.target_pid),
+                expand_macros(description.module, options_.macro_arguments, options_.target_pid),
+                expand_macros(description.function, options_.macro_arguments, options_.target_pid),
+                expand_macros(description.name, options_.macro_arguments, options_.target_pid)};
             std::vector<const Probe *> found;
             for (auto &provider : providers_)
                 if (auto problem = provider->match(pattern, probes_, found))
@@ -246,6 +270,23 @@ bool Session::compile(ast::Program &program, std::span<const ProgramUnit> units,
         }
         matches_per_file[clause.range.source] += clause_probes[c].size();
     }
+    if (diags.has_errors())
+        return false;
+
+    sema::CheckOptions check_options;
+    check_options.macro_arguments = options_.macro_arguments;
+    check_options.strsize = compile_options_.strsize;
+    check_options.dtx_pid = getpid();
+    check_options.dtx_ppid = getppid();
+    check_options.dtx_uid = getuid();
+    check_options.dtx_gid = getgid();
+    check_options.dtx_pgid = getpgrp();
+    check_options.dtx_sid = getsid(0);
+    check_options.target_pid = options_.target_pid;
+    check_options.clause_arguments = [&](size_t clause) {
+        return clause_arguments(clause_probes[clause]);
+    };
+    sema::CheckedProgram checked = sema::check_program(program, diags, check_options);
     if (diags.has_errors())
         return false;
 
@@ -457,26 +498,50 @@ int Session::run() {
     }
 
     UniqueFd epoll(epoll_create1(EPOLL_CLOEXEC));
-    epoll_event event{};
-    event.events = EPOLLIN;
-    event.data.fd = ring_buffer__epoll_fd(ring);
-    epoll_ctl(epoll.get(), EPOLL_CTL_ADD, ring_buffer__epoll_fd(ring), &event);
-    event.data.fd = signal_fd.get();
-    epoll_ctl(epoll.get(), EPOLL_CTL_ADD, signal_fd.get(), &event);
+    std::vector<int> watched = {ring_buffer__epoll_fd(ring), signal_fd.get()};
+    if (options_.targets)
+        for (int fd : options_.targets->exit_fds())
+            watched.push_back(fd);
+    for (int fd : watched) {
+        epoll_event event{};
+        event.events = EPOLLIN;
+        event.data.fd = fd;
+        epoll_ctl(epoll.get(), EPOLL_CTL_ADD, fd, &event);
+    }
     ring_buffer__consume(ring);
     consumer.flush();
-    while (!consumer.exit_status()) {
-        epoll_event ready[2];
-        int n = epoll_wait(epoll.get(), ready, 2, -1);
+    // The -c command runs only now: every probe is attached and BEGIN's output
+    // is out. Not at all when BEGIN called exit().
+    int status_without_exit = 0;
+    bool tracing = !consumer.exit_status();
+    if (tracing && options_.targets)
+        if (auto problem = options_.targets->release_command()) {
+            std::fprintf(options_.err, "dtx: %s\n", problem->c_str());
+            status_without_exit = 1;
+            tracing = false;
+        }
+    while (tracing && !consumer.exit_status()) {
+        epoll_event ready[8];
+        int n = epoll_wait(epoll.get(), ready, 8, -1);
         if (n < 0 && errno == EINTR)
             continue;
         bool signalled = false;
-        for (int i = 0; i < n; i++)
-            if (ready[i].data.fd == signal_fd.get())
+        for (int i = 0; i < n; i++) {
+            int fd = ready[i].data.fd;
+            if (fd == signal_fd.get()) {
                 signalled = true;
+            } else if (fd != ring_buffer__epoll_fd(ring)) {
+                std::string notice = options_.targets->note_exit(fd);
+                epoll_ctl(epoll.get(), EPOLL_CTL_DEL, fd, nullptr);
+                if (!quiet_)
+                    std::fprintf(options_.err, "dtx: %s\n", notice.c_str());
+            }
+        }
+        // Records of a target's last moments are in the buffer before its exit shows.
         ring_buffer__consume(ring);
         consumer.flush();
-        if (signalled)
+        // The last target's exit ends tracing as exit(0) would.
+        if (signalled || (options_.targets && options_.targets->all_exited()))
             break;
     }
 
@@ -492,7 +557,7 @@ int Session::run() {
     if (data_mapping.first)
         munmap(data_mapping.first, data_mapping.second);
     std::fflush(options_.out);
-    return consumer.exit_status().value_or(0);
+    return consumer.exit_status().value_or(status_without_exit);
 }
 
 } // namespace dtx::trace

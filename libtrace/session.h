@@ -8,11 +8,14 @@
 #pragma once
 
 #include "codegen/compile.h"
+#include "codegen/sema.h"
 #include "libtrace/probe.h"
+#include "libtrace/target.h"
 #include "parser/ast.h"
 #include "parser/diagnostics.h"
 
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -36,6 +39,11 @@ struct SessionOptions {
     std::vector<std::string> dump_stages;     // --dump=ir, --dump=bpf
     FILE *out = stdout;
     FILE *err = stderr;
+    // $target (-c or -p), in D expressions and probe descriptions.
+    std::optional<pid_t> target_pid;
+    // The -c and -p processes, not owned: run() releases the held command after
+    // BEGIN and ends tracing, as exit(0) would, when the last of them exits.
+    TargetProcesses *targets = nullptr;
 };
 
 // Where a clause came from, for dtrace's "matched N probes" notice.
@@ -64,6 +72,8 @@ public:
 private:
     bool apply_option(const std::string &name, const std::string &value, std::string &error);
     std::optional<uint64_t> kernel_member_offset(std::string_view type, std::string_view member);
+    // args[] of a clause enabling `probes`, from their providers.
+    sema::ClauseArguments clause_arguments(std::span<const Probe *const> probes);
 
     SessionOptions options_;
     codegen::CompileOptions compile_options_;
@@ -74,6 +84,7 @@ private:
     std::vector<std::unique_ptr<providers::Provider>> providers_;
     std::vector<providers::Trampoline> trampolines_;
     std::unique_ptr<codegen::CompiledProgram> compiled_;
+    std::map<uint32_t, std::vector<ProbeArgument>> probe_arguments_; // by probe ID
     std::vector<std::string> match_notices_; // "dtx: description 'BEGIN ' matched 1 probe"
     struct KernelBtf;
     std::unique_ptr<KernelBtf> kernel_btf_;

@@ -1,0 +1,72 @@
+// Target processes: the command dtx runs for -c and the processes -p grabs.
+//
+// The command is forked before the program is compiled, so that $target is
+// known, but it waits before exec until the session releases it, once every
+// probe is attached and BEGIN has run (dtrace holds its -c process the same
+// way). Exits are seen through pidfds, which the session watches in its epoll
+// set; tracing ends when the last target has exited. A command still held or
+// running when dtx finishes is killed, as dtrace kills a process it created;
+// grabbed processes are left alone.
+#pragma once
+
+#include "libtrace/attach.h"
+
+#include <sys/types.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dtx::trace {
+
+// A -c command line split into words at white space, as dtrace splits it (no
+// quoting: `sh -c "a b"` is four words).
+std::vector<std::string> split_command_line(std::string_view command_line);
+
+class TargetProcesses {
+public:
+    TargetProcesses() = default;
+    // Kills and reaps the command if it is still held or running.
+    ~TargetProcesses();
+    TargetProcesses(const TargetProcesses &) = delete;
+    TargetProcesses &operator=(const TargetProcesses &) = delete;
+
+    // Forks the command `words` (words[0] found as execvp finds it) and holds it
+    // before exec. At most one command per TargetProcesses. On failure, the
+    // message names the command and the reason, and nothing was started.
+    std::optional<std::string> start_command(const std::vector<std::string> &words);
+    // Watches the running process `pid`. Fails, naming the pid, when it does not
+    // exist, has exited, is a thread rather than a process, or is a kernel thread.
+    std::optional<std::string> grab(pid_t pid);
+
+    // $target: the command's pid, else the first grabbed process.
+    std::optional<pid_t> target_pid() const;
+
+    // Lets the held command exec (nothing when there is none). The message says
+    // why exec failed; the command has then exited.
+    std::optional<std::string> release_command();
+
+    // One fd per target not yet seen to exit; each becomes readable at its exit.
+    std::vector<int> exit_fds() const;
+    // After exit fd `fd` became readable: reaps the command, and returns dtrace's
+    // notice for the exit ("pid 12 has exited", "pid 12 exited with status 1",
+    // "pid 12 terminated by SIGKILL"; a grabbed process's status is not known).
+    std::string note_exit(int fd);
+    // True when there were targets and every one has exited.
+    bool all_exited() const;
+
+private:
+    struct Process {
+        pid_t pid = 0;
+        UniqueFd pidfd;
+        bool created = false; // by start_command(): dtx's child, reaped by dtx
+        bool exited = false;
+    };
+    std::vector<Process> processes_;
+    std::string command_name_;
+    UniqueFd release_socket_;  // dtx's end: a byte lets the held command exec
+    UniqueFd exec_error_pipe_; // read end: the errno of a failed exec; EOF on success
+};
+
+} // namespace dtx::trace

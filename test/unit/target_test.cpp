@@ -1,0 +1,240 @@
+// Tests of target process control (-c and -p): the command is held before exec
+// until released, exits are seen and reported as dtrace reports them, and
+// nothing dtx started outlives it. Root only for the kernel-thread case.
+#include "libtrace/target.h"
+
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using dtx::trace::split_command_line;
+using dtx::trace::TargetProcesses;
+
+using Words = std::vector<std::string>;
+
+// A file in a fresh directory, removed with it.
+class TemporaryDirectory {
+public:
+    TemporaryDirectory() {
+        std::string pattern =
+            (std::filesystem::temp_directory_path() / "dtx-target-test-XXXXXX").string();
+        path_ = mkdtemp(pattern.data());
+    }
+    ~TemporaryDirectory() { std::filesystem::remove_all(path_); }
+    std::string file(const std::string &name, const std::string &text, mode_t mode) const {
+        std::string path = path_ + "/" + name;
+        std::ofstream(path) << text;
+        chmod(path.c_str(), mode);
+        return path;
+    }
+
+private:
+    std::string path_;
+};
+
+// Waits up to 10 s for `fd` to become readable.
+bool becomes_readable(int fd) {
+    pollfd ready{fd, POLLIN, 0};
+    return poll(&ready, 1, 10000) == 1;
+}
+
+bool process_exists(pid_t pid) {
+    return kill(pid, 0) == 0 || errno != ESRCH;
+}
+
+// Runs `words` as the command to its end; returns the exit notice.
+std::string run_to_exit(const Words &words) {
+    TargetProcesses targets;
+    EXPECT_EQ(targets.start_command(words), std::nullopt);
+    EXPECT_EQ(targets.release_command(), std::nullopt);
+    std::vector<int> fds = targets.exit_fds();
+    EXPECT_EQ(fds.size(), 1u);
+    EXPECT_TRUE(becomes_readable(fds[0]));
+    std::string notice = targets.note_exit(fds[0]);
+    EXPECT_TRUE(targets.all_exited());
+    return notice;
+}
+
+TEST(SplitCommandLine, SplitsAtWhiteSpaceWithoutQuoting) {
+    EXPECT_EQ(split_command_line("  ls\t-l \n/tmp  "), (Words{"ls", "-l", "/tmp"}));
+    EXPECT_EQ(split_command_line("sh -c \"a b\""), (Words{"sh", "-c", "\"a", "b\""}));
+    EXPECT_EQ(split_command_line(" \t "), Words{});
+}
+
+TEST(TargetProcesses, CommandRunsOnlyWhenReleased) {
+    TemporaryDirectory directory;
+    std::string marker = directory.file("marker", "", 0644);
+    std::filesystem::remove(marker);
+    TargetProcesses targets;
+    ASSERT_EQ(targets.start_command({"sh", "-c", "echo ran >" + marker}), std::nullopt);
+    ASSERT_TRUE(targets.target_pid());
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    EXPECT_FALSE(std::filesystem::exists(marker)) << "the command ran before its release";
+    EXPECT_FALSE(targets.all_exited());
+
+    ASSERT_EQ(targets.release_command(), std::nullopt);
+    std::vector<int> fds = targets.exit_fds();
+    ASSERT_EQ(fds.size(), 1u);
+    ASSERT_TRUE(becomes_readable(fds[0]));
+    EXPECT_EQ(targets.note_exit(fds[0]),
+              "pid " + std::to_string(*targets.target_pid()) + " has exited");
+    EXPECT_TRUE(targets.all_exited());
+    EXPECT_TRUE(targets.exit_fds().empty());
+    std::ifstream written(marker);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(written), {}), "ran\n");
+}
+
+TEST(TargetProcesses, ReportsExitStatusAndSignal) {
+    EXPECT_TRUE(run_to_exit({"sh", "-c", "exit 3"}).ends_with(" exited with status 3"));
+    EXPECT_TRUE(run_to_exit({"sh", "-c", "kill -9 $$"}).ends_with(" terminated by SIGKILL"));
+}
+
+TEST(TargetProcesses, MissingCommandIsAnError) {
+    TargetProcesses targets;
+    EXPECT_EQ(targets.start_command({"dtx-no-such-command", "arg"}),
+              "failed to execute dtx-no-such-command: No such file or directory");
+    EXPECT_EQ(targets.target_pid(), std::nullopt);
+    EXPECT_FALSE(targets.all_exited());
+}
+
+TEST(TargetProcesses, FileWithoutExecutePermissionIsAnError) {
+    TemporaryDirectory directory;
+    std::string script = directory.file("script", "#!/bin/sh\n", 0644);
+    TargetProcesses targets;
+    EXPECT_EQ(targets.start_command({script}),
+              "failed to execute " + script + ": Permission denied");
+}
+
+TEST(TargetProcesses, FailedExecIsReportedAtRelease) {
+    TemporaryDirectory directory;
+    std::string not_a_program = directory.file("garbage",
+                                               "\x7f"
+                                               "ELF garbage",
+                                               0755);
+    pid_t pid;
+    {
+        TargetProcesses targets;
+        ASSERT_EQ(targets.start_command({not_a_program}), std::nullopt);
+        pid = *targets.target_pid();
+        EXPECT_EQ(targets.release_command(),
+                  "failed to execute " + not_a_program + ": Exec format error");
+    }
+    EXPECT_FALSE(process_exists(pid)) << "the command was not reaped";
+}
+
+TEST(TargetProcesses, CommandKilledWhileHeldFailsToRelease) {
+    TargetProcesses targets;
+    ASSERT_EQ(targets.start_command({"sleep", "60"}), std::nullopt);
+    std::vector<int> fds = targets.exit_fds();
+    ASSERT_EQ(kill(*targets.target_pid(), SIGKILL), 0);
+    ASSERT_TRUE(becomes_readable(fds[0]));
+    // Without SIGPIPE: this test process would die of it.
+    EXPECT_EQ(targets.release_command(), "failed to execute sleep: it ended before it could run");
+    EXPECT_TRUE(targets.note_exit(fds[0]).ends_with(" terminated by SIGKILL"));
+}
+
+TEST(TargetProcesses, HeldCommandIsKilledAndReaped) {
+    pid_t pid;
+    {
+        TargetProcesses targets;
+        ASSERT_EQ(targets.start_command({"sleep", "60"}), std::nullopt);
+        pid = *targets.target_pid();
+        EXPECT_TRUE(process_exists(pid));
+    }
+    EXPECT_FALSE(process_exists(pid));
+}
+
+TEST(TargetProcesses, RunningCommandIsKilledAndReaped) {
+    pid_t pid;
+    {
+        TargetProcesses targets;
+        ASSERT_EQ(targets.start_command({"sleep", "60"}), std::nullopt);
+        ASSERT_EQ(targets.release_command(), std::nullopt);
+        pid = *targets.target_pid();
+    }
+    EXPECT_FALSE(process_exists(pid));
+}
+
+TEST(TargetProcesses, GrabsRunningProcessAndSeesItExit) {
+    int hold[2];
+    ASSERT_EQ(pipe(hold), 0);
+    pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        close(hold[1]);
+        char byte;
+        _exit(read(hold[0], &byte, 1) == 0 ? 0 : 1);
+    }
+    close(hold[0]);
+    TargetProcesses targets;
+    ASSERT_EQ(targets.grab(child), std::nullopt);
+    EXPECT_EQ(targets.target_pid(), child);
+    std::vector<int> fds = targets.exit_fds();
+    ASSERT_EQ(fds.size(), 1u);
+    EXPECT_FALSE(targets.all_exited());
+
+    close(hold[1]);
+    ASSERT_TRUE(becomes_readable(fds[0]));
+    EXPECT_EQ(targets.note_exit(fds[0]), "pid " + std::to_string(child) + " has exited");
+    EXPECT_TRUE(targets.all_exited());
+    int status = 0;
+    EXPECT_EQ(waitpid(child, &status, 0), child) << "a grabbed process is not dtx's to reap";
+}
+
+TEST(TargetProcesses, CommandIsTargetBeforeGrabbedProcesses) {
+    TargetProcesses targets;
+    ASSERT_EQ(targets.grab(getpid()), std::nullopt);
+    ASSERT_EQ(targets.start_command({"true"}), std::nullopt);
+    EXPECT_NE(targets.target_pid(), getpid());
+    EXPECT_EQ(targets.exit_fds().size(), 2u);
+}
+
+TEST(TargetProcesses, GrabbingAMissingProcessIsAnError) {
+    TargetProcesses targets;
+    // Above PID_MAX_LIMIT (4194304), so never a process.
+    EXPECT_EQ(targets.grab(99999999), "failed to grab pid 99999999: No such process");
+}
+
+TEST(TargetProcesses, GrabbingAThreadNamesItsProcess) {
+    std::promise<pid_t> started;
+    std::promise<void> done;
+    std::thread running([&] {
+        started.set_value(gettid());
+        done.get_future().wait();
+    });
+    pid_t tid = started.get_future().get();
+    TargetProcesses targets;
+    EXPECT_EQ(targets.grab(tid), "failed to grab pid " + std::to_string(tid) +
+                                     ": it is a thread of process " + std::to_string(getpid()));
+    done.set_value();
+    running.join();
+}
+
+TEST(TargetProcesses, GrabbingAKernelThreadIsAnError) {
+    std::ifstream comm("/proc/2/comm");
+    std::string name;
+    if (!std::getline(comm, name) || name != "kthreadd")
+        GTEST_SKIP() << "pid 2 is not kthreadd here";
+    if (geteuid() != 0)
+        GTEST_SKIP() << "only root may look at another user's process";
+    TargetProcesses targets;
+    EXPECT_EQ(targets.grab(2), "failed to grab pid 2: it is a kernel thread");
+}
+
+} // namespace
