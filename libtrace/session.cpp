@@ -154,7 +154,9 @@ bool Session::apply_option(const std::string &name, const std::string &value, st
         compile_options_.stackframes = uint32_t(std::clamp<size_t>(frames, 1, 127));
     } else if (name == "zdefs")
         options_.zero_matches_allowed = true;
-    else if (name == "destructive" || name == "defaultargs" || name == "nspec" ||
+    else if (name == "defaultargs")
+        defaultargs_ = true;
+    else if (name == "destructive" || name == "nspec" ||
              name == "specsize" || name == "stackindent" || name == "flowindent" ||
              name == "rawbytes")
         return value.empty() || number(ignored_count);
@@ -283,6 +285,7 @@ bool Session::compile(ast::Program &program, std::span<const ProgramUnit> units,
     check_options.dtx_pgid = getpgrp();
     check_options.dtx_sid = getsid(0);
     check_options.target_pid = options_.target_pid;
+    check_options.defaultargs = defaultargs_;
     check_options.clause_arguments = [&](size_t clause) {
         return clause_arguments(clause_probes[clause]);
     };

@@ -78,6 +78,7 @@ private:
     SessionOptions options_;
     codegen::CompileOptions compile_options_;
     bool quiet_ = false;
+    bool defaultargs_ = false; // -x defaultargs (the program's pragma is sema's)
     bool sort_by_key_ = false, sort_reverse_ = false;
     size_t sort_position_ = 0, sort_key_position_ = 0;
     ProbeTable probes_;
