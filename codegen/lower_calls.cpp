@@ -64,14 +64,20 @@ uint32_t Lowering::record_action(ClauseState &state, trace::ActionDescription ac
 
 // Fills `buffer` with the current kernel stack (frames * 8 bytes, zero after
 // the last frame). Without a program context there is no stack to take.
+llvm::Value *Lowering::stack_flags(bool user, ClauseState &state) {
+    if (user)
+        return const64(BPF_F_USER_STACK);
+    llvm::Value *skip = load64(at(state.dctx, ClauseContextLayout::stack_skip));
+    return ir_.CreateAnd(skip, const64(BPF_F_SKIP_FIELD_MASK));
+}
+
 llvm::Value *Lowering::stack_into(llvm::Value *buffer, uint32_t frames, bool user,
                                   ClauseState &state) {
     zero(buffer, frames * 8);
     if (!state.ctx)
         return buffer;
     call_helper(BPF_FUNC_get_stack, i64(),
-                {state.ctx, buffer, ir_.getInt32((frames - 1) * 8),
-                 const64(user ? BPF_F_USER_STACK : 0)});
+                {state.ctx, buffer, ir_.getInt32((frames - 1) * 8), stack_flags(user, state)});
     return buffer;
 }
 

@@ -285,13 +285,15 @@ Value Lowering::lower_builtin(const sema::BuiltinVariable &builtin, const ast::E
     }
     if (name == "errno")
         return {normalize(load64(at(state.dctx, ClauseContextLayout::errno_value)), type), type};
-    if (name == "stackdepth") {
+    if (name == "stackdepth" || name == "ustackdepth") {
         if (!state.ctx)
             return {const64(0), type};
         uint32_t frames = 127;
         llvm::Value *buffer = scratch(state, frames * 8);
-        llvm::Value *bytes = call_helper(BPF_FUNC_get_stack, i64(),
-                                         {state.ctx, buffer, ir_.getInt32(frames * 8), const64(0)});
+        llvm::Value *bytes =
+            call_helper(BPF_FUNC_get_stack, i64(),
+                        {state.ctx, buffer, ir_.getInt32(frames * 8),
+                         stack_flags(name == "ustackdepth", state)});
         llvm::Value *depth = ir_.CreateLShr(bytes, 3);
         return {ir_.CreateSelect(ir_.CreateICmpSLT(bytes, const64(0)), const64(0), depth), type};
     }
@@ -544,9 +546,9 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
             llvm::Value *address = lower_scalar(*u.operand, state);
             const sema::Type *pointee = sema::resolve(type);
             uint32_t size = pointee && pointee->size ? uint32_t(pointee->size) : 8;
-            llvm::Value *buffer = read_kernel(state, address, size);
             if (is_memory_value(type))
-                return {buffer, type};
+                return {read_kernel_value(state, address, type), type};
+            llvm::Value *buffer = read_kernel(state, address, size);
             return {load_integer(buffer, type), type};
         }
         case ast::UnaryOp::Stringof: {
@@ -733,11 +735,20 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
         if (m.arrow) {
             // Through a pointer: kernel memory, read with a probe.
             llvm::Value *pointer = ir_.CreateAdd(lower_scalar(*m.base, state), const64(offset));
+            if (sema::is_char_array(member->type))
+                return {read_kernel_value(state, pointer, member->type), type};
             uint32_t bytes = member->is_bit_field() ? 8 : std::max<uint32_t>(size, 1);
             address = read_kernel(state, pointer, bytes);
         } else {
             Value base = lower(*m.base, state);
             address = at(base.value, offset);
+            if (sema::is_char_array(member->type)) // room to be read as a string
+                return {char_array_string(state, size,
+                                          [&](llvm::Value *buffer) {
+                                              call_helper(BPF_FUNC_probe_read_kernel, i64(),
+                                                          {buffer, ir_.getInt32(size), address});
+                                          }),
+                        type};
         }
         if (member->is_bit_field()) {
             llvm::Value *word = load64(address);
@@ -809,7 +820,7 @@ Value Lowering::lower_probe_argument(const ast::Subscript &s, const sema::Type *
         return {buffer, type};
     }
     if (is_memory_value(type))
-        return {read_kernel(state, value, uint32_t(sema::resolve(type)->size)), type};
+        return {read_kernel_value(state, value, type), type};
     return {normalize(value, type), type};
 }
 

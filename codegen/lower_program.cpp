@@ -286,6 +286,32 @@ llvm::Value *Lowering::read_kernel(ClauseState &state, llvm::Value *address, uin
     return buffer;
 }
 
+llvm::Value *Lowering::read_kernel_value(ClauseState &state, llvm::Value *address,
+                                         const sema::Type *type) {
+    uint32_t size = uint32_t(sema::resolve(type)->size);
+    if (!sema::is_char_array(type))
+        return read_kernel(state, address, std::max<uint32_t>(size, 1));
+    return char_array_string(state, size, [&](llvm::Value *buffer) {
+        llvm::Value *result =
+            call_helper(BPF_FUNC_probe_read_kernel, i64(), {buffer, ir_.getInt32(size), address});
+        fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress,
+                 address);
+    });
+}
+
+llvm::Value *Lowering::char_array_string(ClauseState &state, uint32_t size,
+                                         const std::function<void(llvm::Value *)> &fill) {
+    // String functions and comparisons read up to strsize bytes, so the
+    // buffer has that room; the array's bytes are followed by a NUL, and a
+    // NUL inside them ends the string first, as in C.
+    uint32_t room = std::max<uint32_t>(align8(size) + 8, uint32_t(align8(strsize())));
+    llvm::Value *buffer = scratch(state, room);
+    store64(const64(0), at(buffer, size / 8 * 8)); // the bytes after a partial last word
+    fill(buffer);
+    store64(const64(0), at(buffer, align8(size)));
+    return buffer;
+}
+
 llvm::Value *Lowering::string_literal(std::string_view text) {
     auto [it, inserted] = string_offsets_.try_emplace(std::string(text), 0);
     if (inserted) {
@@ -837,6 +863,8 @@ void Lowering::emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm
         ir_.SetInsertPoint(active);
     }
     store64(const64(0), at(dctx, ClauseContextLayout::timestamp));
+    if (ctx)
+        store64(const64(spec.kernel_stack_skip), at(dctx, ClauseContextLayout::stack_skip));
     llvm::Value *probe_id = load64(at(dctx, ClauseContextLayout::probe_id));
     llvm::SwitchInst *dispatch = ir_.CreateSwitch(probe_id, end);
     bool with_ctx = ctx != nullptr;

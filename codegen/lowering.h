@@ -142,6 +142,14 @@ public:
     // least 8 bytes), ending the clause with an invalid-address fault if the
     // read fails; returns the scratch.
     llvm::Value *read_kernel(ClauseState &state, llvm::Value *address, uint32_t size);
+    // A value of `type` read from kernel memory: as read_kernel, but a char
+    // array gets the room of a string (char_array_string).
+    llvm::Value *read_kernel_value(ClauseState &state, llvm::Value *address,
+                                   const sema::Type *type);
+    // Scratch for a char array of `size` bytes that string code can read as a
+    // strsize string; `fill` copies the bytes in.
+    llvm::Value *char_array_string(ClauseState &state, uint32_t size,
+                                   const std::function<void(llvm::Value *)> &fill);
     // Ends the clause with a fault of `kind` at `address` when `failed` is true.
     void fault_if(ClauseState &state, llvm::Value *failed, trace::FaultKind kind,
                   llvm::Value *address);
@@ -187,6 +195,8 @@ public:
     uint32_t record_action(ClauseState &state, trace::ActionDescription action);
     llvm::Value *record_address(ClauseState &state, uint32_t offset);
     llvm::Value *runtime_call(std::string_view name, std::vector<llvm::Value *> args);
+    // bpf_get_stack's flags: user or kernel, skipping the probe's glue frames.
+    llvm::Value *stack_flags(bool user, ClauseState &state);
     llvm::Value *stack_into(llvm::Value *buffer, uint32_t frames, bool user, ClauseState &state);
 
     const CompileInput &input_;

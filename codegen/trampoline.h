@@ -40,7 +40,8 @@ struct ClauseContextLayout {
     static constexpr uint32_t error_probe_id = 200;
     static constexpr uint32_t timestamp = 208;    // u64: cached per firing, 0 = unset
     static constexpr uint32_t errno_value = 216;  // u64: `errno`, set by providers that know it
-    static constexpr uint32_t locals = 224;       // this-> variables, then record and scratch
+    static constexpr uint32_t stack_skip = 224;   // u64: TrampolineSpec::kernel_stack_skip
+    static constexpr uint32_t locals = 232;       // this-> variables, then record and scratch
 };
 
 // When the clauses of a probe run, by the session's Activity.
@@ -93,6 +94,11 @@ struct TrampolineSpec {
     // Whether the program's context can be given to bpf_get_stack() (false
     // for code run from a bpf_timer callback, where stack() records nothing).
     bool has_stack_context = true;
+    // Kernel stack frames between a clause's stack() and the probe point, left
+    // out of stack() and stackdepth: the clause's and the program's own frames
+    // and the kernel's tracing glue (bpf_trace_run2, __bpf_trace_sys_exit...).
+    // 0 for perf events, whose stacks start at the interrupted code.
+    uint32_t kernel_stack_skip = 0;
     // Builds the program body: fill dctx, then run the clauses.
     std::function<void(TrampolineBuilder &)> emit;
 };
