@@ -13,6 +13,7 @@
 #include <charconv>
 #include <fstream>
 #include <optional>
+#include <sstream>
 
 namespace dtx::trace {
 namespace {
@@ -161,6 +162,41 @@ AttachResult<std::vector<std::string>> list_tracepoints(std::string_view tracefs
     closedir(dir);
     std::sort(events.begin(), events.end());
     return events;
+}
+
+AttachResult<std::vector<TracefsEvent>> list_available_events(std::string_view tracefs_dir) {
+    std::string path = std::string(tracefs_dir) + "/available_events";
+    std::ifstream file(path);
+    if (!file)
+        return errno_error("tracefs events", "open " + path, errno);
+    std::vector<TracefsEvent> events;
+    std::string line;
+    while (std::getline(file, line)) {
+        size_t colon = line.find(':');
+        if (colon == std::string::npos || colon == 0 || colon + 1 == line.size())
+            continue;
+        events.push_back({line.substr(0, colon), line.substr(colon + 1)});
+    }
+    return events;
+}
+
+AttachResult<std::string> read_tracepoint_format(std::string_view tracefs_dir,
+                                                 std::string_view category,
+                                                 std::string_view event) {
+    std::string target = tracepoint_target(category, event);
+    if (!is_plain_name(category) || !is_plain_name(event))
+        return AttachError{target + ": not a valid tracepoint name", EINVAL};
+    std::string path(tracefs_dir);
+    path.append("/events/").append(category).append("/").append(event).append("/format");
+    std::ifstream file(path);
+    if (!file) {
+        int err = errno;
+        return errno_error(target, "open " + path, err,
+                           err == ENOENT ? "no such tracepoint" : std::string_view{});
+    }
+    std::ostringstream text;
+    text << file.rdbuf();
+    return text.str();
 }
 
 } // namespace dtx::trace

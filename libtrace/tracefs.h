@@ -24,4 +24,17 @@ AttachResult<uint32_t> read_tracepoint_id(std::string_view tracefs_dir, std::str
 AttachResult<std::vector<std::string>> list_tracepoints(std::string_view tracefs_dir,
                                                         std::string_view category);
 
+struct TracefsEvent {
+    std::string category, event;
+};
+
+// Every event that can be enabled, from tracefs available_events (one read; its
+// "CATEGORY:EVENT" lines omit the ftrace category, whose events take no BPF
+// programs), in the kernel's order.
+AttachResult<std::vector<TracefsEvent>> list_available_events(std::string_view tracefs_dir);
+
+// The text of tracefs events/CATEGORY/EVENT/format (libtrace/tracefs_format.h parses it).
+AttachResult<std::string> read_tracepoint_format(std::string_view tracefs_dir,
+                                                 std::string_view category, std::string_view event);
+
 } // namespace dtx::trace

@@ -39,6 +39,13 @@ public:
             table.add({"dtrace", "", "", probe});
     }
 
+    ProviderAttributes attributes() const override {
+        constexpr Attributes stable{Stability::Stable, Stability::Stable, DependencyClass::Common};
+        constexpr Attributes unnamed{Stability::Private, Stability::Private,
+                                     DependencyClass::Unknown};
+        return {stable, unnamed, unnamed, stable, stable};
+    }
+
     std::vector<Trampoline> trampolines(std::span<const trace::Probe *const> enabled) override {
         std::vector<Trampoline> out;
         for (const trace::Probe *probe : enabled) {

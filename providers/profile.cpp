@@ -137,7 +137,8 @@ public:
         if (!trace::glob_match(pattern.provider, "profile") ||
             !trace::glob_match(pattern.module, "") || !trace::glob_match(pattern.function, ""))
             return std::nullopt;
-        if (!trace::has_glob(pattern.name)) {
+        // An empty name is "any", like a glob.
+        if (!pattern.name.empty() && !trace::has_glob(pattern.name)) {
             std::optional<ProfileRate> rate = parse_profile_name(pattern.name);
             if (!rate)
                 return std::nullopt;
@@ -157,6 +158,22 @@ public:
     void list(trace::ProbeTable &table) override {
         for (const char *name : kListedProbes)
             add(table, name, *parse_profile_name(name));
+    }
+
+    // Both kinds as dtrace declares them; tick-N fires from a timer, not
+    // from interrupted code, so its two PCs are 0.
+    std::vector<trace::ProbeArgument> arguments(const trace::Probe &) override {
+        return {{"uint64_t", 0, ""}, {"uint64_t", 0, ""}};
+    }
+
+    ProviderAttributes attributes() const override {
+        constexpr Attributes evolving{Stability::Evolving, Stability::Evolving,
+                                      DependencyClass::Common};
+        return {evolving,
+                {Stability::Unstable, Stability::Unstable, DependencyClass::Unknown},
+                {Stability::Private, Stability::Private, DependencyClass::Unknown},
+                evolving,
+                evolving};
     }
 
     std::vector<Trampoline> trampolines(std::span<const trace::Probe *const> enabled) override {

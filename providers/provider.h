@@ -38,6 +38,32 @@ struct AttachContext {
     trace::AttachmentSet &attachments;
 };
 
+// DTrace's stability levels and dependency classes, each in increasing order:
+// what a provider promises about its probe names and arguments (`dtx -lv`).
+enum class Stability {
+    Internal,
+    Private,
+    Obsolete,
+    External,
+    Unstable,
+    Evolving,
+    Stable,
+    Standard,
+};
+enum class DependencyClass { Unknown, Cpu, Platform, Group, Isa, Common };
+
+struct Attributes {
+    Stability names = Stability::Private;
+    Stability data = Stability::Private;
+    DependencyClass dependency = DependencyClass::Unknown;
+};
+
+// A provider's attributes for each field of its probe names and for their
+// arguments, as dtrace declares them per provider.
+struct ProviderAttributes {
+    Attributes provider, module, function, name, arguments;
+};
+
 // One entry program and the probes it serves.
 struct Trampoline {
     codegen::TrampolineSpec spec;
@@ -64,6 +90,10 @@ public:
     // provider has no types for them (args[N] is then argN as int64_t). May
     // read files, so the session asks only for probes whose clauses use args[].
     virtual std::vector<trace::ProbeArgument> arguments(const trace::Probe &) { return {}; }
+
+    // The stability of its probe names and arguments (-lv). A provider that
+    // declares none promises nothing: Private, Private, Unknown throughout.
+    virtual ProviderAttributes attributes() const { return {}; }
 
     // The entry programs for the probes of this provider that clauses enable.
     virtual std::vector<Trampoline> trampolines(std::span<const trace::Probe *const> enabled) = 0;

@@ -7,5 +7,8 @@ namespace dtx::providers {
 
 std::unique_ptr<Provider> make_dtrace_provider();
 std::unique_ptr<Provider> make_profile_provider();
+std::unique_ptr<Provider> make_syscall_provider();
+std::unique_ptr<Provider> make_sdt_provider();
+std::unique_ptr<Provider> make_rawtp_provider();
 
 } // namespace dtx::providers

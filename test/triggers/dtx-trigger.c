@@ -1,0 +1,177 @@
+/* dtx-trigger: makes exactly known system calls and events for dtx's runtime
+ * tests and benchmarks. Usage: dtx-trigger COMMAND [ARGS] [COMMAND [ARGS]]...
+ * runs each command in turn (see kCommands, or run it without arguments).
+ *
+ * It is linked statically and without sanitizers, so that between exec and
+ * its first command it makes only the few calls of the C library's start-up
+ * (no dynamic loader opening files) and nothing it does is the sanitizer's.
+ * It writes nothing on stdout, which a test compares with its expected output. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The descriptor the write command writes to, so tests know arg0. */
+enum { kWriteFd = 100 };
+
+static const char kMissingPath[] = "/nonexistent/dtx-trigger";
+
+static void fail(const char *what) {
+    fprintf(stderr, "dtx-trigger: %s: %s\n", what, strerror(errno));
+    exit(1);
+}
+
+/* Raw system calls, so that each command makes exactly the calls it names
+ * (the C library would make openat for open, clock_nanosleep for nanosleep).
+ * The path is passed from the stack, whose page is resident when an entry
+ * probe copies it: a probe cannot fault a page in, and a string constant's
+ * page may not have been touched yet. */
+static long open_at(const char *path, int flags) {
+    char resident[4096];
+    snprintf(resident, sizeof(resident), "%s", path);
+    return syscall(SYS_openat, AT_FDCWD, resident, flags);
+}
+
+static void sleep_ns(long long ns) {
+    struct timespec interval = {.tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000};
+    while (syscall(SYS_nanosleep, &interval, &interval) != 0)
+        if (errno != EINTR)
+            fail("nanosleep");
+}
+
+static int run_open(char **args, long n) {
+    for (long i = 0; i < n; i++) {
+        long fd = open_at(args[0], O_RDONLY);
+        if (fd < 0)
+            fail(args[0]);
+        syscall(SYS_close, fd);
+    }
+    return 0;
+}
+
+static int run_fail_open(char **args, long n) {
+    (void)args;
+    for (long i = 0; i < n; i++)
+        if (open_at(kMissingPath, O_RDONLY) >= 0 || errno != ENOENT)
+            fail("openat of a missing path did not fail with ENOENT");
+    return 0;
+}
+
+static int run_write(char **args, long n) {
+    (void)args;
+    long fd = open_at("/dev/null", O_WRONLY);
+    if (fd < 0)
+        fail("/dev/null");
+    syscall(SYS_dup2, fd, kWriteFd);
+    syscall(SYS_close, fd);
+    for (long i = 0; i < n; i++)
+        if (syscall(SYS_write, kWriteFd, "x", 1) < 0)
+            fail("write");
+    syscall(SYS_close, kWriteFd);
+    return 0;
+}
+
+static int run_fork_exec(char **args, long n) {
+    (void)args;
+    for (long i = 0; i < n; i++) {
+        pid_t child = fork();
+        if (child < 0)
+            fail("fork");
+        if (child == 0) {
+            execl("/bin/true", "true", (char *)NULL);
+            _exit(127);
+        }
+        int status = 0;
+        if (waitpid(child, &status, 0) < 0)
+            fail("waitpid");
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            fprintf(stderr, "dtx-trigger: /bin/true failed (status %d)\n", status);
+            exit(1);
+        }
+    }
+    return 0;
+}
+
+static int run_sleep(char **args, long ms) {
+    (void)args;
+    sleep_ns(ms * 1000000LL);
+    return 0;
+}
+
+static int run_getpid(char **args, long n) {
+    (void)args;
+    for (long i = 0; i < n; i++)
+        syscall(SYS_getpid);
+    return 0;
+}
+
+static int run_nanosleep(char **args, long n) {
+    (void)args;
+    for (long i = 0; i < n; i++)
+        sleep_ns(1000);
+    return 0;
+}
+
+struct Command {
+    const char *name;
+    const char *usage; /* its arguments; the last one is always the number */
+    const char *does;
+    int paths; /* arguments before the number */
+    int (*run)(char **args, long number);
+};
+
+static const struct Command kCommands[] = {
+    {"open", "PATH N", "openat(PATH, O_RDONLY) and close, N times", 1, run_open},
+    {"fail-open", "N", "openat of a missing path (ENOENT), N times", 0, run_fail_open},
+    {"write", "N", "write(100, \"x\", 1) to /dev/null, N times", 0, run_write},
+    {"fork-exec", "N", "fork a child that execs /bin/true and wait for it, N times", 0,
+     run_fork_exec},
+    {"sleep", "MS", "one nanosleep of MS milliseconds", 0, run_sleep},
+    {"getpid", "N", "getpid, N times in a tight loop", 0, run_getpid},
+    {"nanosleep", "N", "nanosleep of 1 microsecond, N times", 0, run_nanosleep},
+};
+
+static int usage(void) {
+    fprintf(stderr, "usage: dtx-trigger COMMAND [ARGS] [COMMAND [ARGS]]...\ncommands:\n");
+    for (size_t i = 0; i < sizeof(kCommands) / sizeof(kCommands[0]); i++)
+        fprintf(stderr, "  %-10s %-7s %s\n", kCommands[i].name, kCommands[i].usage,
+                kCommands[i].does);
+    return 2;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2)
+        return usage();
+    for (int at = 1; at < argc;) {
+        const struct Command *command = NULL;
+        for (size_t i = 0; i < sizeof(kCommands) / sizeof(kCommands[0]); i++)
+            if (strcmp(argv[at], kCommands[i].name) == 0)
+                command = &kCommands[i];
+        if (!command) {
+            fprintf(stderr, "dtx-trigger: unknown command '%s'\n", argv[at]);
+            return usage();
+        }
+        int number_at = at + 1 + command->paths;
+        if (number_at >= argc) {
+            fprintf(stderr, "dtx-trigger: %s needs %s\n", command->name, command->usage);
+            return 2;
+        }
+        char *end = NULL;
+        long number = strtol(argv[number_at], &end, 10);
+        if (*argv[number_at] == '\0' || *end != '\0' || number < 0) {
+            fprintf(stderr, "dtx-trigger: %s: '%s' is not a count\n", command->name,
+                    argv[number_at]);
+            return 2;
+        }
+        if (command->run(argv + at + 1, number) != 0)
+            return 1;
+        at = number_at + 1;
+    }
+    return 0;
+}

@@ -1,0 +1,102 @@
+// The sdt provider's argument types: how each kind of tracefs field is typed
+// as args[N] (integers by size and sign, pointers, fixed arrays, __data_loc
+// strings), on format texts the kernel writes.
+#include "providers/sdt.h"
+
+#include <gtest/gtest.h>
+
+namespace dtx::providers {
+namespace {
+
+std::vector<trace::ProbeArgument> arguments_of(std::string_view fields) {
+    std::string error;
+    std::optional<trace::TracepointFormat> format =
+        trace::parse_tracepoint_format("name: test\nformat:\n" + std::string(fields), error);
+    EXPECT_TRUE(format) << error;
+    return format ? sdt_arguments(*format) : std::vector<trace::ProbeArgument>{};
+}
+
+// "type name" of each argument, for compact expectations.
+std::vector<std::string> described(const std::vector<trace::ProbeArgument> &arguments) {
+    std::vector<std::string> out;
+    for (const trace::ProbeArgument &argument : arguments) {
+        EXPECT_EQ(argument.btf_id, 0u) << argument.name;
+        out.push_back(argument.type + " " + argument.name);
+    }
+    return out;
+}
+
+TEST(SdtArguments, SchedSwitch) {
+    auto arguments =
+        arguments_of("\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+                     "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+                     "\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+                     "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+                     "\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+                     "\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n");
+    EXPECT_EQ(described(arguments),
+              (std::vector<std::string>{"char [16] prev_comm", "int32_t prev_pid", "int prev_prio",
+                                        "long prev_state"}));
+}
+
+TEST(SdtArguments, DataLocCharArrayIsAString) {
+    auto arguments =
+        arguments_of("\tfield:__data_loc char[] filename;\toffset:8;\tsize:4;\tsigned:0;\n"
+                     "\tfield:__rel_loc char[] label;\toffset:12;\tsize:4;\tsigned:0;\n"
+                     "\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:1;\n");
+    EXPECT_EQ(described(arguments),
+              (std::vector<std::string>{"string filename", "string label", "string buf"}));
+}
+
+TEST(SdtArguments, SyscallFieldsTypedByTheirRecordSize) {
+    // sys_enter_openat: every syscall argument is stored as an unsigned u64.
+    auto arguments = arguments_of("\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+                                  "\tfield:int dfd;\toffset:16;\tsize:8;\tsigned:0;\n"
+                                  "\tfield:const char * filename;\toffset:24;\tsize:8;\tsigned:0;\n"
+                                  "\tfield:int flags;\toffset:32;\tsize:8;\tsigned:0;\n"
+                                  "\tfield:umode_t mode;\toffset:40;\tsize:8;\tsigned:0;\n");
+    EXPECT_EQ(described(arguments),
+              (std::vector<std::string>{"int __syscall_nr", "uint64_t dfd", "const char * filename",
+                                        "uint64_t flags", "uint64_t mode"}));
+}
+
+TEST(SdtArguments, IntegersAndPointers) {
+    auto arguments =
+        arguments_of("\tfield:bool sync;\toffset:8;\tsize:1;\tsigned:0;\n"
+                     "\tfield:u64 bytes;\toffset:16;\tsize:8;\tsigned:0;\n"
+                     "\tfield:unsigned flags;\toffset:24;\tsize:4;\tsigned:0;\n"
+                     "\tfield:enum zone_type zone;\toffset:28;\tsize:4;\tsigned:0;\n"
+                     "\tfield:unsigned short family;\toffset:32;\tsize:2;\tsigned:0;\n"
+                     "\tfield:s64 delta;\toffset:40;\tsize:8;\tsigned:1;\n"
+                     "\tfield:char * name;\toffset:48;\tsize:8;\tsigned:0;\n"
+                     "\tfield:struct mm_struct * mm;\toffset:56;\tsize:8;\tsigned:0;\n"
+                     "\tfield:const char *const * argv;\toffset:64;\tsize:8;\tsigned:0;\n");
+    EXPECT_EQ(described(arguments),
+              (std::vector<std::string>{"bool sync", "uint64_t bytes", "unsigned int flags",
+                                        "uint32_t zone", "unsigned short family", "int64_t delta",
+                                        "char * name", "void * mm", "void * argv"}));
+}
+
+TEST(SdtArguments, FixedArrays) {
+    auto arguments =
+        arguments_of("\tfield:u8 saddr[4];\toffset:8;\tsize:4;\tsigned:0;\n"
+                     "\tfield:unsigned long caller[4];\toffset:16;\tsize:32;\tsigned:0;\n"
+                     "\tfield:__data_loc unsigned[] lengths;\toffset:48;\tsize:4;\tsigned:0;\n"
+                     "\tfield:unsigned long ips[];\toffset:52;\tsize:0;\tsigned:0;\n");
+    EXPECT_EQ(described(arguments),
+              (std::vector<std::string>{"uint8_t [4] saddr", "unsigned long [4] caller",
+                                        "uint32_t * lengths", "uint64_t * ips"}));
+}
+
+TEST(SdtArguments, AtMostTen) {
+    std::string fields;
+    for (int i = 0; i < 12; i++)
+        fields += "\tfield:int f" + std::to_string(i) + ";\toffset:" + std::to_string(8 + 4 * i) +
+                  ";\tsize:4;\tsigned:1;\n";
+    auto arguments = arguments_of(fields);
+    ASSERT_EQ(arguments.size(), 10u);
+    EXPECT_EQ(arguments[9].name, "f9");
+}
+
+} // namespace
+} // namespace dtx::providers
