@@ -2,9 +2,11 @@
 // Exit status as dtrace(1): 0 on success, 1 for compile and run-time errors,
 // 2 for usage errors.
 
+#include "cmd/listing.h"
 #include "cmd/options.h"
 #include "cmd/program_sources.h"
 #include "libtrace/session.h"
+#include "libtrace/target.h"
 #include "parser/ast_dump.h"
 #include "parser/parser.h"
 
@@ -79,11 +81,29 @@ int run(const dtx::cmd::Options &options) {
     if (options.compile_only && options.dump_stages == std::vector<std::string>{"ast"})
         return kExitSuccess;
     if (options.list) {
-        std::cerr << "dtx: probe listing is not implemented in this version\n";
-        return kExitError;
+        int status = dtx::cmd::list_probes(dtx::providers::make_providers(),
+                                           dtx::cmd::probe_filters(program, loaded.sources),
+                                           options.verbose, out, stderr);
+        if (out != stdout)
+            std::fclose(out);
+        return status;
     }
-    if (!options.commands.empty() || !options.pids.empty()) {
-        std::cerr << "dtx: -c and -p are not implemented in this version\n";
+    // Target processes before compiling, so that $target is known; the -c
+    // command waits before exec until tracing has started.
+    if (options.commands.size() > 1)
+        return usage_error("only one -c command can be traced at a time");
+    dtx::trace::TargetProcesses targets;
+    std::optional<std::string> target_problem;
+    if (!options.commands.empty()) {
+        std::vector<std::string> words = dtx::trace::split_command_line(options.commands[0]);
+        if (words.empty())
+            return usage_error("-c needs a command, not only white space");
+        target_problem = targets.start_command(words);
+    }
+    for (size_t i = 0; i < options.pids.size() && !target_problem; i++)
+        target_problem = targets.grab(options.pids[i]);
+    if (target_problem) {
+        std::cerr << "dtx: " << *target_problem << '\n';
         return kExitError;
     }
 
@@ -96,6 +116,8 @@ int run(const dtx::cmd::Options &options) {
     session_options.macro_arguments = options.macro_args;
     session_options.dump_stages = options.dump_stages;
     session_options.out = out;
+    session_options.target_pid = targets.target_pid();
+    session_options.targets = &targets;
     std::vector<dtx::trace::ProgramUnit> units;
     for (const dtx::cmd::LoadedSource &source : loaded.sources) {
         // dtrace names a -n program by its text up to the first '{', '/' or ';'.

@@ -1,0 +1,197 @@
+#include "cmd/listing.h"
+
+#include "libtrace/btf_spelling.h"
+
+#include <bpf/btf.h>
+
+#include <algorithm>
+#include <charconv>
+#include <optional>
+#include <set>
+
+namespace dtx::cmd {
+
+namespace {
+
+using providers::Attributes;
+using providers::DependencyClass;
+using providers::Provider;
+using providers::ProviderAttributes;
+using providers::Stability;
+
+const char *stability_name(Stability stability) {
+    static constexpr const char *kNames[] = {"Internal", "Private",  "Obsolete", "External",
+                                             "Unstable", "Evolving", "Stable",   "Standard"};
+    return kNames[size_t(stability)];
+}
+
+const char *dependency_class_name(DependencyClass dependency) {
+    static constexpr const char *kNames[] = {"Unknown", "CPU", "Platform",
+                                             "Group",   "ISA", "Common"};
+    return kNames[size_t(dependency)];
+}
+
+Attributes weakest(const Attributes &a, const Attributes &b) {
+    return {std::min(a.names, b.names), std::min(a.data, b.data),
+            std::min(a.dependency, b.dependency)};
+}
+
+// As dtrace computes them for a probe: the weakest of the provider's
+// attributes and those of each field the name gives (an empty field names
+// nothing, so promises nothing either way).
+Attributes description_attributes(const ProviderAttributes &declared,
+                                  const trace::ProbeName &name) {
+    Attributes attributes = declared.provider;
+    if (!name.module.empty())
+        attributes = weakest(attributes, declared.module);
+    if (!name.function.empty())
+        attributes = weakest(attributes, declared.function);
+    if (!name.name.empty())
+        attributes = weakest(attributes, declared.name);
+    return attributes;
+}
+
+// The C spelling of an argument's type; those a provider gives only as a
+// vmlinux BTF type are spelled from the kernel's BTF, read once.
+class ArgumentTypeSpeller {
+public:
+    std::string spell(const trace::ProbeArgument &argument) {
+        if (!argument.type.empty() || argument.btf_id == 0)
+            return argument.type;
+        if (!kernel_btf_) {
+            kernel_btf_.reset(btf__load_vmlinux_btf());
+            if (!kernel_btf_)
+                return "(unknown)"; // as dtrace spells a type it cannot resolve
+        }
+        return trace::btf_type_spelling(*kernel_btf_, argument.btf_id);
+    }
+
+private:
+    struct BtfDeleter {
+        void operator()(btf *types) const { btf__free(types); }
+    };
+    std::unique_ptr<btf, BtfDeleter> kernel_btf_;
+};
+
+void print_attributes(FILE *out, const char *title, const Attributes &attributes) {
+    std::fprintf(out, "\n\t%s\n", title);
+    std::fprintf(out, "\t\tIdentifier Names: %s\n", stability_name(attributes.names));
+    std::fprintf(out, "\t\tData Semantics:   %s\n", stability_name(attributes.data));
+    std::fprintf(out, "\t\tDependency Class: %s\n", dependency_class_name(attributes.dependency));
+}
+
+// dtrace -lv's block under a probe. The source field or parameter of each
+// argument follows its type in parentheses, where the provider knows it.
+void print_probe_details(FILE *out, Provider &provider, const trace::Probe &probe,
+                         ArgumentTypeSpeller &speller) {
+    ProviderAttributes declared = provider.attributes();
+    print_attributes(out, "Probe Description Attributes",
+                     description_attributes(declared, probe.name));
+    print_attributes(out, "Argument Attributes", declared.arguments);
+    std::fprintf(out, "\n\tArgument Types\n");
+    std::vector<trace::ProbeArgument> arguments = provider.arguments(probe);
+    for (size_t i = 0; i < arguments.size(); i++) {
+        std::string type = speller.spell(arguments[i]);
+        if (arguments[i].name.empty())
+            std::fprintf(out, "\t\targs[%zu]: %s\n", i, type.c_str());
+        else
+            std::fprintf(out, "\t\targs[%zu]: %s (%s)\n", i, type.c_str(),
+                         arguments[i].name.c_str());
+    }
+    if (arguments.empty())
+        std::fprintf(out, "\t\tNone\n");
+    std::fprintf(out, "\n");
+}
+
+const trace::Probe *find_by_id(const trace::ProbeTable &table, const std::string &digits) {
+    uint32_t id = 0;
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
+    if (ec != std::errc() || end != digits.data() + digits.size())
+        return nullptr;
+    return table.find(id);
+}
+
+bool is_decimal_number(std::string_view text) {
+    return !text.empty() &&
+           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+} // namespace
+
+std::vector<ProbeFilter> probe_filters(const ast::Program &program,
+                                       std::span<const LoadedSource> sources) {
+    std::set<const SourceFile *> command_line;
+    for (const LoadedSource &source : sources)
+        if (source.from_command_line)
+            command_line.insert(source.file.get());
+    std::vector<ProbeFilter> filters;
+    for (const auto &clause : program.clauses)
+        for (const ast::ProbeDescription &description : clause->probes) {
+            ProbeFilter filter;
+            filter.pattern = {description.provider, description.module, description.function,
+                              description.name};
+            filter.by_id = command_line.contains(description.range.source) &&
+                           is_decimal_number(description.text);
+            filter.text = description.text;
+            filters.push_back(std::move(filter));
+        }
+    return filters;
+}
+
+int list_probes(std::span<const std::unique_ptr<Provider>> providers,
+                std::span<const ProbeFilter> filters, bool verbose, FILE *out, FILE *err) {
+    trace::ProbeTable table;
+    for (const auto &provider : providers)
+        provider->list(table);
+
+    std::set<uint32_t> selected;
+    std::vector<std::string> problems;  // rejected before listing, as dtrace's compiler does
+    std::vector<std::string> unmatched; // reported after it
+    for (const ProbeFilter &filter : filters) {
+        if (filter.by_id) {
+            if (const trace::Probe *probe = find_by_id(table, filter.pattern.name))
+                selected.insert(probe->id);
+            else
+                problems.push_back("invalid probe specifier " + filter.text +
+                                   ": invalid probe identifier " + filter.pattern.name);
+            continue;
+        }
+        std::vector<const trace::Probe *> found;
+        for (const auto &provider : providers)
+            if (std::optional<std::string> problem = provider->match(filter.pattern, table, found))
+                problems.push_back(*problem);
+        if (found.empty()) {
+            const providers::ProbePattern &p = filter.pattern;
+            unmatched.push_back("failed to match " + p.provider + ":" + p.module + ":" +
+                                p.function + ":" + p.name + ": No probe matches description");
+        }
+        for (const trace::Probe *probe : found)
+            selected.insert(probe->id);
+    }
+    if (!problems.empty()) {
+        for (const std::string &problem : problems)
+            std::fprintf(err, "dtx: %s\n", problem.c_str());
+        return 1;
+    }
+
+    ArgumentTypeSpeller speller;
+    std::fprintf(out, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
+    for (const trace::Probe &probe : table) {
+        if (!filters.empty() && !selected.contains(probe.id))
+            continue;
+        const trace::ProbeName &name = probe.name;
+        std::fprintf(out, "%5u %10s %17s %33s %s\n", probe.id, name.provider.c_str(),
+                     name.module.c_str(), name.function.c_str(), name.name.c_str());
+        if (!verbose)
+            continue;
+        for (const auto &provider : providers)
+            if (provider->name() == name.provider)
+                print_probe_details(out, *provider, probe, speller);
+    }
+    std::fflush(out);
+    for (const std::string &message : unmatched)
+        std::fprintf(err, "dtx: %s\n", message.c_str());
+    return unmatched.empty() ? 0 : 1;
+}
+
+} // namespace dtx::cmd
