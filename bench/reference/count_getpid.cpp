@@ -1,0 +1,96 @@
+// Loads bench/reference/count_getpid.bpf.c's object with libbpf, attaches one
+// of its programs, runs a command (as `dtx -c` and `bpftrace -c` do), then
+// prints how many getpid calls the program counted: "getpid calls: N".
+//
+//   dtx-bench-reference-count tracepoint|raw_tp COMMAND [ARGS...]
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct ObjectCloser {
+    bpf_object *object;
+    ~ObjectCloser() { bpf_object__close(object); }
+};
+
+int run_command(char **argv) {
+    pid_t child = fork();
+    if (child == 0) {
+        execvp(argv[0], argv);
+        std::fprintf(stderr, "cannot run %s: %s\n", argv[0], std::strerror(errno));
+        _exit(127);
+    }
+    if (child < 0) {
+        std::fprintf(stderr, "fork: %s\n", std::strerror(errno));
+        return 1;
+    }
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    std::string mode = argc >= 3 ? argv[1] : "";
+    if (mode != "tracepoint" && mode != "raw_tp") {
+        std::fprintf(stderr, "usage: %s tracepoint|raw_tp COMMAND [ARGS...]\n", argv[0]);
+        return 2;
+    }
+    bpf_object *object = bpf_object__open_file(DTX_BENCH_REFERENCE_OBJECT, nullptr);
+    if (!object) {
+        std::fprintf(stderr, "%s: %s\n", DTX_BENCH_REFERENCE_OBJECT, std::strerror(errno));
+        return 1;
+    }
+    ObjectCloser closer{object};
+    std::string wanted = "count_getpid_" + mode;
+    bpf_program *program = nullptr;
+    bpf_program *each = nullptr;
+    bpf_object__for_each_program(each, object) {
+        bool is_wanted = wanted == bpf_program__name(each);
+        bpf_program__set_autoload(each, is_wanted);
+        if (is_wanted)
+            program = each;
+    }
+    if (bpf_object__load(object) != 0) {
+        std::fprintf(stderr, "loading %s: %s\n", DTX_BENCH_REFERENCE_OBJECT, std::strerror(errno));
+        return 1;
+    }
+    bpf_link *link = bpf_program__attach(program);
+    if (!link) {
+        std::fprintf(stderr, "attaching %s: %s\n", wanted.c_str(), std::strerror(errno));
+        return 1;
+    }
+
+    int status = run_command(argv + 2);
+
+    bpf_map *calls = bpf_object__find_map_by_name(object, "getpid_calls");
+    int cpus = libbpf_num_possible_cpus();
+    if (cpus <= 0) {
+        std::fprintf(stderr, "cannot count the possible CPUs: %s\n", std::strerror(-cpus));
+        return 1;
+    }
+    std::vector<uint64_t> per_cpu(static_cast<size_t>(cpus));
+    uint32_t key = 0;
+    if (bpf_map__lookup_elem(calls, &key, sizeof(key), per_cpu.data(),
+                             per_cpu.size() * sizeof(uint64_t), 0) != 0) {
+        std::fprintf(stderr, "reading getpid_calls: %s\n", std::strerror(errno));
+        return 1;
+    }
+    uint64_t total = 0;
+    for (uint64_t n : per_cpu)
+        total += n;
+    std::printf("getpid calls: %llu\n", static_cast<unsigned long long>(total));
+    bpf_link__destroy(link);
+    return status;
+}
