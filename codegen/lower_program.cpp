@@ -866,41 +866,121 @@ void Lowering::emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm
     if (ctx)
         store64(const64(spec.kernel_stack_skip), at(dctx, ClauseContextLayout::stack_skip));
     llvm::Value *probe_id = load64(at(dctx, ClauseContextLayout::probe_id));
-    llvm::SwitchInst *dispatch = ir_.CreateSwitch(probe_id, end);
-    bool with_ctx = ctx != nullptr;
-    for (const trace::Probe *probe : spec.probes) {
-        auto *block = llvm::BasicBlock::Create(context_, "probe_" + std::to_string(probe->id),
-                                               function);
-        dispatch->addCase(ir_.getInt64(probe->id), block);
-        ir_.SetInsertPoint(block);
-        store64(const64(dense_index_.at(probe->id)), at(dctx, probe_index_offset()));
-        for (uint32_t c = 0; c < input_.clause_probes.size(); c++) {
-            auto epid = epids_.find({c, probe->id});
-            if (epid == epids_.end())
-                continue;
-            if (gate != ClauseGate::None) {
-                // exit() in one clause stops the clauses after it, as in DTrace.
-                auto *run = llvm::BasicBlock::Create(context_, "run_clause", function);
-                llvm::LoadInst *activity = ir_.CreateLoad(i32(), activity_);
-                activity->setVolatile(true);
-                ir_.CreateCondBr(ir_.CreateICmpEQ(activity,
-                                                  ir_.getInt32(uint32_t(trace::Activity::Draining))),
-                                 end, run);
-                ir_.SetInsertPoint(run);
-            }
-            store64(const64(epid->second), at(dctx, ClauseContextLayout::epid));
-            llvm::Value *result = ir_.CreateCall(
-                clause_function(c, with_ctx),
-                {dctx, with_ctx ? ctx : llvm::ConstantPointerNull::get(ir_.getPtrTy())});
-            auto *faulted = llvm::BasicBlock::Create(context_, "faulted", function);
-            auto *next = llvm::BasicBlock::Create(context_, "next", function);
-            ir_.CreateCondBr(ir_.CreateICmpNE(result, ir_.getInt32(0)), faulted, next);
-            ir_.SetInsertPoint(faulted);
-            ir_.CreateCall(error_function(with_ctx),
-                           {dctx, with_ctx ? ctx : llvm::ConstantPointerNull::get(ir_.getPtrTy())});
-            ir_.CreateBr(next);
-            ir_.SetInsertPoint(next);
+
+    // Runs clause c as enabled probe `epid`; a fault goes to the ERROR probe.
+    const bool with_ctx = ctx != nullptr;
+    llvm::Value *clause_ctx = with_ctx ? ctx : llvm::ConstantPointerNull::get(ir_.getPtrTy());
+    auto run_clause = [&](uint32_t c, llvm::Value *epid) {
+        if (gate != ClauseGate::None) {
+            // exit() in one clause stops the clauses after it, as in DTrace.
+            auto *run = llvm::BasicBlock::Create(context_, "run_clause", function);
+            llvm::LoadInst *activity = ir_.CreateLoad(i32(), activity_);
+            activity->setVolatile(true);
+            ir_.CreateCondBr(
+                ir_.CreateICmpEQ(activity, ir_.getInt32(uint32_t(trace::Activity::Draining))), end,
+                run);
+            ir_.SetInsertPoint(run);
         }
+        store64(epid, at(dctx, ClauseContextLayout::epid));
+        llvm::Value *result = ir_.CreateCall(clause_function(c, with_ctx), {dctx, clause_ctx});
+        auto *faulted = llvm::BasicBlock::Create(context_, "faulted", function);
+        auto *next = llvm::BasicBlock::Create(context_, "next", function);
+        ir_.CreateCondBr(ir_.CreateICmpNE(result, ir_.getInt32(0)), faulted, next);
+        ir_.SetInsertPoint(faulted);
+        ir_.CreateCall(error_function(with_ctx), {dctx, clause_ctx});
+        ir_.CreateBr(next);
+        ir_.SetInsertPoint(next);
+    };
+    auto clauses_of = [&](const trace::Probe *probe) {
+        std::vector<uint32_t> clauses;
+        for (uint32_t c = 0; c < input_.clause_probes.size(); c++)
+            if (epids_.count({c, probe->id}))
+                clauses.push_back(c);
+        return clauses;
+    };
+
+    uint32_t lowest = UINT32_MAX, highest = 0;
+    for (const trace::Probe *probe : spec.probes) {
+        lowest = std::min(lowest, probe->id);
+        highest = std::max(highest, probe->id);
+    }
+    constexpr size_t kSwitchedProbes = 8;
+    constexpr uint32_t kMaxTableRange = 1u << 16;
+    if (spec.probes.size() <= kSwitchedProbes || highest - lowest >= kMaxTableRange) {
+        // A few probes: a case each, with their constants in the code.
+        llvm::SwitchInst *dispatch = ir_.CreateSwitch(probe_id, end);
+        for (const trace::Probe *probe : spec.probes) {
+            auto *block = llvm::BasicBlock::Create(
+                context_, "probe_" + std::to_string(probe->id), function);
+            dispatch->addCase(ir_.getInt64(probe->id), block);
+            ir_.SetInsertPoint(block);
+            store64(const64(dense_index_.at(probe->id)), at(dctx, probe_index_offset()));
+            for (uint32_t c : clauses_of(probe))
+                run_clause(c, const64(epids_.at({c, probe->id})));
+            ir_.CreateBr(end);
+        }
+        ir_.SetInsertPoint(end);
+        return;
+    }
+
+    // Many probes (syscall:::entry): probes that run the same clauses share
+    // one block, which reads the probe's dense index and EPIDs from a table,
+    // so the code grows with the kinds of probes, not their number.
+    std::map<std::vector<uint32_t>, uint32_t> groups;
+    std::vector<const std::vector<uint32_t> *> group_clauses;
+    size_t widest = 0;
+    for (const trace::Probe *probe : spec.probes) {
+        auto [it, added] = groups.try_emplace(clauses_of(probe), uint32_t(groups.size()));
+        if (added)
+            group_clauses.push_back(&it->first);
+        widest = std::max(widest, it->first.size());
+    }
+    const uint32_t stride = uint32_t(2 + widest); // dense index, group, EPID per clause
+    std::vector<uint32_t> slot_of(highest - lowest + 1, 0); // by ID - lowest: slot + 1
+    std::vector<uint32_t> slots(spec.probes.size() * stride, 0);
+    for (uint32_t slot = 0; slot < spec.probes.size(); slot++) {
+        const trace::Probe *probe = spec.probes[slot];
+        slot_of[probe->id - lowest] = slot + 1;
+        std::vector<uint32_t> clauses = clauses_of(probe);
+        uint32_t *row = &slots[slot * stride];
+        row[0] = dense_index_.at(probe->id);
+        row[1] = groups.at(clauses);
+        for (size_t j = 0; j < clauses.size(); j++)
+            row[2 + j] = epids_.at({clauses[j], probe->id});
+    }
+    auto table = [&](std::string_view suffix, const std::vector<uint32_t> &words) {
+        return debug_->define_global_variable(
+            spec.program_name + std::string(suffix),
+            debug_->array_type(debug_->integer_type(4, false), words.size()),
+            llvm::ConstantDataArray::get(context_, words), GlobalDataSection::ReadOnly);
+    };
+    llvm::GlobalVariable *slot_table = table("_slot_of_probe", slot_of);
+    llvm::GlobalVariable *slot_rows = table("_slots", slots);
+    auto word = [&](llvm::GlobalVariable *words, llvm::Value *index) {
+        llvm::Value *address = ir_.CreateInBoundsGEP(words->getValueType(), words,
+                                                     {ir_.getInt64(0), index});
+        return ir_.CreateZExt(ir_.CreateLoad(i32(), address), i64());
+    };
+    auto end_unless = [&](llvm::Value *condition, const char *name) {
+        auto *next = llvm::BasicBlock::Create(context_, name, function);
+        ir_.CreateCondBr(condition, next, end);
+        ir_.SetInsertPoint(next);
+    };
+    llvm::Value *offset = opaque(ir_.CreateSub(probe_id, const64(lowest)));
+    end_unless(ir_.CreateICmpULT(offset, const64(slot_of.size())), "in_range");
+    llvm::Value *slot = opaque(ir_.CreateSub(word(slot_table, offset), const64(1)));
+    end_unless(ir_.CreateICmpULT(slot, const64(spec.probes.size())), "enabled");
+    llvm::Value *row = ir_.CreateMul(slot, const64(stride));
+    store64(word(slot_rows, row), at(dctx, probe_index_offset()));
+    llvm::Value *group = word(slot_rows, ir_.CreateAdd(row, const64(1)));
+    llvm::SwitchInst *dispatch = ir_.CreateSwitch(group, end);
+    for (uint32_t g = 0; g < group_clauses.size(); g++) {
+        auto *block = llvm::BasicBlock::Create(context_, "group_" + std::to_string(g), function);
+        dispatch->addCase(ir_.getInt64(g), block);
+        ir_.SetInsertPoint(block);
+        const std::vector<uint32_t> &clauses = *group_clauses[g];
+        for (size_t j = 0; j < clauses.size(); j++)
+            run_clause(clauses[j], word(slot_rows, ir_.CreateAdd(row, const64(2 + j))));
         ir_.CreateBr(end);
     }
     ir_.SetInsertPoint(end);
