@@ -99,6 +99,20 @@ public:
     virtual std::vector<Trampoline> trampolines(std::span<const trace::Probe *const> enabled) = 0;
 };
 
+// Whether a probe description's name field could name a kernel tracepoint
+// event: a glob, empty, or an identifier as the kernel spells its events
+// (lower case, digits, '_'; their groups may have '-'). BEGIN, tick-1s or profile-997 cannot, which spares the
+// tracepoint providers reading tracefs and BTF for the commonest
+// descriptions, whose provider field is usually empty.
+inline bool could_name_kernel_event(std::string_view field) {
+    if (trace::has_glob(field))
+        return true;
+    for (char c : field)
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+            return false;
+    return true;
+}
+
 // The registered providers, in listing order; the dtrace provider first so
 // that BEGIN, END and ERROR get IDs 1, 2 and 3.
 std::vector<std::unique_ptr<Provider>> make_providers();

@@ -191,7 +191,7 @@ public:
     std::optional<std::string> match(const ProbePattern &pattern, trace::ProbeTable &table,
                                      std::vector<const trace::Probe *> &out) override {
         if (!trace::glob_match(pattern.provider, kProviderName) ||
-            !trace::glob_match(pattern.function, ""))
+            !trace::glob_match(pattern.function, "") || !could_name_kernel_event(pattern.name))
             return std::nullopt;
         if (!discover()) {
             if (trace::has_glob(pattern.provider) || pattern.provider.empty())

@@ -252,7 +252,7 @@ public:
                                      std::vector<const trace::Probe *> &out) override {
         if ((!trace::glob_match(pattern.provider, kProviderName) &&
              !trace::glob_match(pattern.provider, kAliasName)) ||
-            !trace::glob_match(pattern.function, ""))
+            !trace::glob_match(pattern.function, "") || !could_name_kernel_event(pattern.name))
             return std::nullopt;
         if (!load_events()) {
             // Only a description that names this provider needs tracefs.
