@@ -315,8 +315,21 @@ void Lowering::lower_aggregation(const ast::Assign &assign, ClauseState &state) 
     const trace::AggregationDescription &d = storage.description;
 
     // The key: fields at the offsets the description gives, zero elsewhere.
-    llvm::Value *key = scratch(state, d.key_size);
-    zero(key, d.key_size);
+    llvm::Value *key;
+    if (d.single_slot) {
+        // Slot 0, on the stack, where the verifier (Linux 6.14 and later) sees
+        // a constant key and knows that the lookup cannot fail.
+        {
+            llvm::IRBuilder<>::InsertPointGuard guard(ir_);
+            llvm::BasicBlock &entry = state.function->getEntryBlock();
+            ir_.SetInsertPoint(&entry, entry.getFirstInsertionPt());
+            key = ir_.CreateAlloca(i32(), nullptr, "slot");
+        }
+        ir_.CreateStore(ir_.getInt32(0), key);
+    } else {
+        key = scratch(state, d.key_size);
+        zero(key, d.key_size);
+    }
     if (keys)
         for (size_t i = 0; i < keys->size() && i < d.key_fields.size(); i++) {
             Value v = lower(*(*keys)[i], state);
@@ -344,26 +357,35 @@ void Lowering::lower_aggregation(const ast::Assign &assign, ClauseState &state) 
 
     llvm::Function *function = ir_.GetInsertBlock()->getParent();
     llvm::Value *entry = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {storage.map, key});
-    auto *create = llvm::BasicBlock::Create(context_, "agg_new", function);
     auto *update = llvm::BasicBlock::Create(context_, "agg_update", function);
-    auto *full = llvm::BasicBlock::Create(context_, "agg_full", function);
     auto *done = llvm::BasicBlock::Create(context_, "agg_done", function);
-    llvm::BasicBlock *lookup_block = ir_.GetInsertBlock();
-    ir_.CreateCondBr(ir_.CreateIsNull(entry), create, update);
-    ir_.SetInsertPoint(create);
-    call_helper(BPF_FUNC_map_update_elem, i64(),
-                {storage.map, key, storage.initial_value, const64(BPF_NOEXIST)});
-    llvm::Value *created = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {storage.map, key});
-    llvm::BasicBlock *create_end = ir_.GetInsertBlock();
-    ir_.CreateCondBr(ir_.CreateIsNull(created), full, update);
+    llvm::Value *words = entry;
+    if (d.single_slot) {
+        ir_.CreateCondBr(ir_.CreateIsNull(entry), done, update);
+        ir_.SetInsertPoint(update);
+        store64(const64(1), at(words, trace::data_word_count(d.function) * 8)); // has data
+    } else {
+        // A new key starts from the initial state; a full map drops the update.
+        auto *create = llvm::BasicBlock::Create(context_, "agg_new", function);
+        auto *full = llvm::BasicBlock::Create(context_, "agg_full", function);
+        llvm::BasicBlock *lookup_block = ir_.GetInsertBlock();
+        ir_.CreateCondBr(ir_.CreateIsNull(entry), create, update);
+        ir_.SetInsertPoint(create);
+        call_helper(BPF_FUNC_map_update_elem, i64(),
+                    {storage.map, key, storage.initial_value, const64(BPF_NOEXIST)});
+        llvm::Value *created = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {storage.map, key});
+        llvm::BasicBlock *create_end = ir_.GetInsertBlock();
+        ir_.CreateCondBr(ir_.CreateIsNull(created), full, update);
 
-    ir_.SetInsertPoint(full);
-    count_drop(state, trace::DropCounter::Aggregation, done);
+        ir_.SetInsertPoint(full);
+        count_drop(state, trace::DropCounter::Aggregation, done);
 
-    ir_.SetInsertPoint(update);
-    llvm::PHINode *words = ir_.CreatePHI(ptr(), 2);
-    words->addIncoming(entry, lookup_block);
-    words->addIncoming(created, create_end);
+        ir_.SetInsertPoint(update);
+        llvm::PHINode *phi = ir_.CreatePHI(ptr(), 2);
+        phi->addIncoming(entry, lookup_block);
+        phi->addIncoming(created, create_end);
+        words = phi;
+    }
     auto word = [&](unsigned i) { return at(words, uint64_t(i) * 8); };
     auto add_to = [&](unsigned i, llvm::Value *v) {
         store64(ir_.CreateAdd(load64(word(i)), v), word(i));

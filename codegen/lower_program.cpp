@@ -547,8 +547,10 @@ void Lowering::plan_aggregations() {
             d.key_fields.push_back(field);
             offset += field.size;
         }
-        d.key_size = std::max<uint32_t>(8, offset);
-        storage.value_size = uint32_t(trace::data_word_count(d.function) * 8);
+        // Without keys, one array slot: see AggregationDescription.
+        d.single_slot = info->key_types.empty();
+        d.key_size = d.single_slot ? 4 : std::max<uint32_t>(8, offset);
+        storage.value_size = uint32_t(d.value_word_count() * 8);
         if (storage.value_size > kMaxPerCpuValue)
             error(info->defined_at,
                   "@" + info->name + " needs " + std::to_string(storage.value_size) +
@@ -556,21 +558,32 @@ void Lowering::plan_aggregations() {
                       std::to_string(kMaxPerCpuValue) + "; use fewer buckets");
         std::string map_name = "dtx_agg_" + (info->name.empty() ? std::string("_") : info->name);
         d.map_name = map_name;
-        uint32_t entries = uint32_t(std::clamp<uint64_t>(
-            options_.aggsize / (d.key_size + storage.value_size), 256, 1u << 20));
-        storage.map = debug_->define_map({.name = map_name,
-                                          .type = BPF_MAP_TYPE_PERCPU_HASH,
-                                          .max_entries = entries,
-                                          .key = debug_->char_array_type(d.key_size),
-                                          .value = debug_->char_array_type(storage.value_size),
-                                          .map_flags = BPF_F_NO_PREALLOC});
-        std::vector<int64_t> initial = trace::initial_data(d.function);
-        trace::convert_kernel_words(d.function, initial);
-        std::vector<uint64_t> words(initial.begin(), initial.end());
-        llvm::Constant *data = llvm::ConstantDataArray::get(context_, words);
-        storage.initial_value = debug_->define_global_variable(
-            map_name + "_initial", debug_->char_array_type(storage.value_size), data,
-            GlobalDataSection::ReadOnly);
+        if (d.single_slot) {
+            // The kernel zeroes the slot, which is the initial state (min and
+            // max are stored XORed with their identity).
+            storage.map =
+                debug_->define_map({.name = map_name,
+                                    .type = BPF_MAP_TYPE_PERCPU_ARRAY,
+                                    .max_entries = 1,
+                                    .key = debug_->integer_type(4, false),
+                                    .value = debug_->char_array_type(storage.value_size)});
+        } else {
+            uint32_t entries = uint32_t(std::clamp<uint64_t>(
+                options_.aggsize / (d.key_size + storage.value_size), 256, 1u << 20));
+            storage.map = debug_->define_map({.name = map_name,
+                                              .type = BPF_MAP_TYPE_PERCPU_HASH,
+                                              .max_entries = entries,
+                                              .key = debug_->char_array_type(d.key_size),
+                                              .value = debug_->char_array_type(storage.value_size),
+                                              .map_flags = BPF_F_NO_PREALLOC});
+            std::vector<int64_t> initial = trace::initial_data(d.function);
+            trace::convert_kernel_words(d.function, initial);
+            std::vector<uint64_t> words(initial.begin(), initial.end());
+            llvm::Constant *data = llvm::ConstantDataArray::get(context_, words);
+            storage.initial_value = debug_->define_global_variable(
+                map_name + "_initial", debug_->char_array_type(storage.value_size), data,
+                GlobalDataSection::ReadOnly);
+        }
         description_.aggregations.push_back(d);
         aggregations_.emplace(info->name, std::move(storage));
     }

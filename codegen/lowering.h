@@ -61,8 +61,8 @@ struct VariableStorage {
 struct AggregationStorage {
     trace::AggregationDescription description;
     llvm::GlobalVariable *map = nullptr;
-    llvm::GlobalVariable *initial_value = nullptr; // the state of a new key
-    uint32_t value_size = 0;
+    llvm::GlobalVariable *initial_value = nullptr; // the state of a new key; keyed only
+    uint32_t value_size = 0; // bytes per CPU: description.value_word_count() words
     const sema::AggregationInfo *info = nullptr;
 };
 

@@ -248,8 +248,24 @@ AggregationSnapshot &Consumer::snapshot(uint32_t id) {
     if (fd < 0)
         return snap;
     size_t words = data_word_count(d.function);
+    size_t stride = d.value_word_count();
+    std::vector<int64_t> values(stride * size_t(cpu_count_));
+    auto add_cpus = [&](const AggregationKey &fields) {
+        for (int cpu = 0; cpu < cpu_count_; cpu++) {
+            std::span<int64_t> data(values.data() + size_t(cpu) * stride, words);
+            if (d.single_slot && values[size_t(cpu) * stride + words] == 0)
+                continue; // this CPU recorded nothing
+            convert_kernel_words(d.function, data);
+            snap.add(fields, data);
+        }
+    };
+    if (d.single_slot) {
+        uint32_t slot = 0;
+        if (bpf_map_lookup_elem(fd, &slot, values.data()) == 0)
+            add_cpus({});
+        return snap;
+    }
     std::vector<std::byte> key(d.key_size), next(d.key_size);
-    std::vector<int64_t> values(words * size_t(cpu_count_));
     const void *previous = nullptr;
     while (bpf_map_get_next_key(fd, previous, next.data()) == 0) {
         key = next;
@@ -259,11 +275,7 @@ AggregationSnapshot &Consumer::snapshot(uint32_t id) {
         AggregationKey fields;
         for (const ValueLayout &layout : d.key_fields)
             fields.push_back(key_field(layout, key));
-        for (int cpu = 0; cpu < cpu_count_; cpu++) {
-            std::span<int64_t> data(values.data() + size_t(cpu) * words, words);
-            convert_kernel_words(d.function, data);
-            snap.add(fields, data);
-        }
+        add_cpus(fields);
     }
     return snap;
 }
@@ -380,16 +392,36 @@ void Consumer::run_action(const ActionDescription &action, std::span<const std::
                         std::memcpy(key.data() + layout.offset + f * 8, &field.addresses[f], 8);
             }
         };
-        if (action.kind == ActionKind::Clear) {
+        // Every CPU's copy in its initial state; a slot's has-data word says
+        // whether the entry is there.
+        auto initial_values = [&](bool present) {
             std::vector<int64_t> initial = initial_data(d.function);
             convert_kernel_words(d.function, initial);
+            if (d.single_slot)
+                initial.push_back(present ? 1 : 0);
             std::vector<int64_t> all;
             for (int cpu = 0; cpu < cpu_count_; cpu++)
                 all.insert(all.end(), initial.begin(), initial.end());
-            for (const auto &[fields, data] : snap.values) {
-                encode(fields);
-                bpf_map_update_elem(fd, key.data(), all.data(), BPF_EXIST);
+            return all;
+        };
+        std::vector<int64_t> cleared = initial_values(true);
+        // clear() keeps the entry with its initial values, trunc() removes it.
+        auto reset = [&](const AggregationKey &fields, bool keep) {
+            if (d.single_slot) {
+                uint32_t slot = 0;
+                bpf_map_update_elem(fd, &slot, keep ? cleared.data() : initial_values(false).data(),
+                                    BPF_ANY);
+                return;
             }
+            encode(fields);
+            if (keep)
+                bpf_map_update_elem(fd, key.data(), cleared.data(), BPF_EXIST);
+            else
+                bpf_map_delete_elem(fd, key.data());
+        };
+        if (action.kind == ActionKind::Clear) {
+            for (const auto &[fields, data] : snap.values)
+                reset(fields, true);
             return;
         }
         std::optional<int64_t> keep;
@@ -398,10 +430,8 @@ void Consumer::run_action(const ActionDescription &action, std::span<const std::
         AggregationSnapshot kept = snap;
         truncate(kept, keep);
         for (const auto &[fields, data] : snap.values)
-            if (!kept.values.contains(fields)) {
-                encode(fields);
-                bpf_map_delete_elem(fd, key.data());
-            }
+            if (!kept.values.contains(fields))
+                reset(fields, false);
         return;
     }
     case ActionKind::Normalize: {

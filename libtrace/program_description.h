@@ -120,13 +120,25 @@ inline void convert_kernel_words(const AggregationFunction &function, std::span<
         words[0] ^= INT64_MIN;
 }
 
+// Where an aggregation's per-CPU data words live in the kernel.
+//   - With keys: a per-CPU hash map from the key (key_size bytes, laid out as
+//     key_fields say) to the data words; an update may find the map full.
+//   - Without keys (single_slot): slot 0 (a u32 key) of a one-slot per-CPU
+//     array, which needs no allocation and whose lookup the verifier
+//     inlines. The slot exists before anything is recorded, so its value has
+//     one more word after the data words, which every update sets to 1: a
+//     CPU whose word is 0 has recorded nothing (trunc() zeroes it again).
 struct AggregationDescription {
     uint32_t id = 0;
     std::string name; // without '@'; "" for @
     AggregationFunction function;
     std::string map_name;
+    bool single_slot = false;
     uint32_t key_size = 0;
     std::vector<ValueLayout> key_fields;
+
+    // The words of one CPU's value in the map.
+    size_t value_word_count() const { return data_word_count(function) + (single_slot ? 1 : 0); }
 };
 
 // The global `dtx_activity` (a ".data" variable) moves through these states;
@@ -150,7 +162,7 @@ struct ProgramDescription {
 // Slots of the per-CPU `dtx_drops` array.
 enum class DropCounter : uint32_t {
     RingBuffer = 0,  // a record did not fit the ring buffer
-    Aggregation = 1, // an aggregation map was full
+    Aggregation = 1, // a keyed aggregation's map was full
     Dynamic = 2,     // an associative array or thread-local map was full
     Count
 };

@@ -355,7 +355,7 @@ int Session::run() {
 
     // As dtrace refuses an enabling whose buffers cannot hold one record.
     for (const AggregationDescription &aggregation : description.aggregations) {
-        uint64_t entry = aggregation.key_size + data_word_count(aggregation.function) * 8;
+        uint64_t entry = aggregation.key_size + aggregation.value_word_count() * 8;
         if (compile_options_.aggsize < entry) {
             std::fprintf(options_.err,
                          "dtx: could not enable tracing: aggsize (%llu bytes) cannot hold one "

@@ -10,6 +10,7 @@
 #include "codegen/sema.h"
 #include "codegen/trampoline.h"
 #include "libtrace/bpf_object.h"
+#include "libtrace/consumer.h"
 #include "libtrace/probe.h"
 #include "libtrace/program_description.h"
 #include "parser/parser.h"
@@ -533,11 +534,52 @@ TEST(CodegenAggregations, LlquantizeParameters) {
     EXPECT_EQ(f.log_linear.steps, 20);
 }
 
-TEST(CodegenAggregations, UnkeyedAggregationHasAnEightByteKey) {
-    auto b = compile("BEGIN { @a = count(); }");
+// The type, key and value size of an aggregation's map, as libbpf reads
+// them from the object (opening it needs no privilege).
+struct AggregationMap {
+    bpf_map_type type;
+    uint32_t max_entries, key_size, value_size;
+};
+AggregationMap aggregation_map(const Build &b, const std::string &name) {
+    trace::BpfObject object;
+    if (auto error = object.open(b.compiled->object)) {
+        ADD_FAILURE() << error->to_string();
+        return {};
+    }
+    bpf_map *map = object.map(b.aggregation(name)->map_name);
+    if (!map) {
+        ADD_FAILURE() << "no map for @" << name;
+        return {};
+    }
+    return {bpf_map__type(map), bpf_map__max_entries(map), bpf_map__key_size(map),
+            bpf_map__value_size(map)};
+}
+
+TEST(CodegenAggregations, UnkeyedAggregationIsOneSlotOfAPerCpuArray) {
+    auto b = compile("BEGIN { @a = count(); @q = quantize(arg0); }");
     ASSERT_TRUE(b->compiled);
-    EXPECT_TRUE(b->aggregation("a")->key_fields.empty());
-    EXPECT_EQ(b->aggregation("a")->key_size, 8u);
+    const trace::AggregationDescription &a = *b->aggregation("a");
+    EXPECT_TRUE(a.key_fields.empty());
+    EXPECT_TRUE(a.single_slot);
+    EXPECT_EQ(a.key_size, 4u);
+    EXPECT_EQ(a.value_word_count(), 2u); // the count, then the has-data word
+    AggregationMap map = aggregation_map(*b, "a");
+    EXPECT_EQ(map.type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    EXPECT_EQ(map.max_entries, 1u);
+    EXPECT_EQ(map.key_size, 4u);
+    EXPECT_EQ(map.value_size, 16u);
+    EXPECT_EQ(aggregation_map(*b, "q").value_size, (trace::quantize_bucket_count + 1) * 8);
+}
+
+TEST(CodegenAggregations, KeyedAggregationIsAPerCpuHash) {
+    auto b = compile("BEGIN { @k[pid] = sum(arg0); }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_FALSE(b->aggregation("k")->single_slot);
+    EXPECT_EQ(b->aggregation("k")->value_word_count(), 1u);
+    AggregationMap map = aggregation_map(*b, "k");
+    EXPECT_EQ(map.type, BPF_MAP_TYPE_PERCPU_HASH);
+    EXPECT_EQ(map.key_size, 8u);
+    EXPECT_EQ(map.value_size, 8u);
 }
 
 TEST(CodegenAggregations, KeyFieldsAreLaidOutInOrder) {
@@ -926,6 +968,38 @@ TEST(CodegenKernel, QuietAggregationOnlyClauseWritesNoRecord) {
     std::optional<std::string> error = load(object, *b->compiled);
     ASSERT_FALSE(error) << *error;
     EXPECT_TRUE(run_begin(object, *b->compiled).empty());
+}
+
+// What the consumer prints at exit once BEGIN has run.
+std::string printed_at_exit(trace::BpfObject &object, const Build &b) {
+    char *text = nullptr;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    {
+        trace::Consumer consumer(b.description(), object, b.probes, {}, out, stderr);
+        consumer.finish();
+    }
+    std::fclose(out);
+    std::string printed(text, size);
+    std::free(text);
+    return printed;
+}
+
+// Unkeyed aggregations' slots exist before anything is recorded: only those
+// that recorded something print, sum() of zeros and min() included.
+TEST(CodegenKernel, UnkeyedAggregationPrintsOnlyOnceRecorded) {
+    if (geteuid() != 0)
+        GTEST_SKIP() << "skipped: loading BPF programs needs root";
+    auto b = compile("BEGIN { @zero = sum(0); @least = min(arg0); }\n"
+                     "test:::one { @never = count(); @nomin = min(1); @noq = quantize(1); }");
+    ASSERT_TRUE(b->compiled);
+    trace::BpfObject object({.error_log_lines = 60});
+    std::optional<std::string> error = load(object, *b->compiled);
+    ASSERT_FALSE(error) << *error;
+    run_begin(object, *b->compiled);
+    EXPECT_EQ(printed_at_exit(object, *b), "\n"
+                                           "                0\n"
+                                           "             1000\n");
 }
 
 } // namespace
