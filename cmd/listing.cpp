@@ -1,6 +1,7 @@
 #include "cmd/listing.h"
 
 #include "libtrace/btf_spelling.h"
+#include "libtrace/vmlinux_btf.h"
 
 #include <bpf/btf.h>
 
@@ -52,26 +53,15 @@ Attributes description_attributes(const ProviderAttributes &declared,
 }
 
 // The C spelling of an argument's type; those a provider gives only as a
-// vmlinux BTF type are spelled from the kernel's BTF, read once.
-class ArgumentTypeSpeller {
-public:
-    std::string spell(const trace::ProbeArgument &argument) {
-        if (!argument.type.empty() || argument.btf_id == 0)
-            return argument.type;
-        if (!kernel_btf_) {
-            kernel_btf_.reset(btf__load_vmlinux_btf());
-            if (!kernel_btf_)
-                return "(unknown)"; // as dtrace spells a type it cannot resolve
-        }
-        return trace::btf_type_spelling(*kernel_btf_, argument.btf_id);
-    }
-
-private:
-    struct BtfDeleter {
-        void operator()(btf *types) const { btf__free(types); }
-    };
-    std::unique_ptr<btf, BtfDeleter> kernel_btf_;
-};
+// vmlinux BTF type are spelled from the kernel's BTF.
+std::string argument_type_spelling(const trace::ProbeArgument &argument) {
+    if (!argument.type.empty() || argument.btf_id == 0)
+        return argument.type;
+    const btf *kernel = trace::vmlinux_btf();
+    if (!kernel)
+        return "(unknown)"; // as dtrace spells a type it cannot resolve
+    return trace::btf_type_spelling(*kernel, argument.btf_id);
+}
 
 void print_attributes(FILE *out, const char *title, const Attributes &attributes) {
     std::fprintf(out, "\n\t%s\n", title);
@@ -82,8 +72,7 @@ void print_attributes(FILE *out, const char *title, const Attributes &attributes
 
 // dtrace -lv's block under a probe. The source field or parameter of each
 // argument follows its type in parentheses, where the provider knows it.
-void print_probe_details(FILE *out, Provider &provider, const trace::Probe &probe,
-                         ArgumentTypeSpeller &speller) {
+void print_probe_details(FILE *out, Provider &provider, const trace::Probe &probe) {
     ProviderAttributes declared = provider.attributes();
     print_attributes(out, "Probe Description Attributes",
                      description_attributes(declared, probe.name));
@@ -91,7 +80,7 @@ void print_probe_details(FILE *out, Provider &provider, const trace::Probe &prob
     std::fprintf(out, "\n\tArgument Types\n");
     std::vector<trace::ProbeArgument> arguments = provider.arguments(probe);
     for (size_t i = 0; i < arguments.size(); i++) {
-        std::string type = speller.spell(arguments[i]);
+        std::string type = argument_type_spelling(arguments[i]);
         if (arguments[i].name.empty())
             std::fprintf(out, "\t\targs[%zu]: %s\n", i, type.c_str());
         else
@@ -174,7 +163,6 @@ int list_probes(std::span<const std::unique_ptr<Provider>> providers,
         return 1;
     }
 
-    ArgumentTypeSpeller speller;
     std::fprintf(out, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
     for (const trace::Probe &probe : table) {
         if (!filters.empty() && !selected.contains(probe.id))
@@ -186,7 +174,7 @@ int list_probes(std::span<const std::unique_ptr<Provider>> providers,
             continue;
         for (const auto &provider : providers)
             if (provider->name() == name.provider)
-                print_probe_details(out, *provider, probe, speller);
+                print_probe_details(out, *provider, probe);
     }
     std::fflush(out);
     for (const std::string &message : unmatched)

@@ -1,5 +1,7 @@
 #include "codegen/kernel_types.h"
 
+#include "libtrace/vmlinux_btf.h"
+
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
@@ -37,15 +39,10 @@ uint32_t natural_alignment(uint64_t size) {
 
 KernelTypes::KernelTypes(TypeTable &types) : types_(types) {}
 
-KernelTypes::~KernelTypes() {
-    btf__free(btf_);
-}
-
 bool KernelTypes::available() {
     if (!loaded_) {
         loaded_ = true;
-        btf *loaded = btf__load_vmlinux_btf();
-        btf_ = libbpf_get_error(loaded) ? nullptr : loaded;
+        btf_ = trace::vmlinux_btf();
     }
     return btf_ != nullptr;
 }

@@ -22,7 +22,6 @@ namespace dtx::sema {
 class KernelTypes {
 public:
     explicit KernelTypes(TypeTable &types);
-    ~KernelTypes();
     KernelTypes(const KernelTypes &) = delete;
     KernelTypes &operator=(const KernelTypes &) = delete;
 
@@ -48,7 +47,7 @@ private:
 
     TypeTable &types_;
     bool loaded_ = false;
-    btf *btf_ = nullptr;
+    const btf *btf_ = nullptr; // trace::vmlinux_btf(), shared
     std::map<uint32_t, const Type *> imported_;
     // Records whose members are still to be imported, with their BTF ids.
     std::map<const Type *, uint32_t> pending_members_;

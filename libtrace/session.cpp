@@ -5,6 +5,7 @@
 #include "libtrace/bpf_object.h"
 #include "libtrace/consumer.h"
 #include "libtrace/kernel_symbols.h"
+#include "libtrace/vmlinux_btf.h"
 #include "providers/provider.h"
 
 #include <bpf/bpf.h>
@@ -22,11 +23,6 @@
 #include <map>
 
 namespace dtx::trace {
-
-struct Session::KernelBtf {
-    btf *data = nullptr;
-    ~KernelBtf() { btf__free(data); }
-};
 
 namespace {
 
@@ -169,13 +165,7 @@ bool Session::apply_option(const std::string &name, const std::string &value, st
 
 std::optional<uint64_t> Session::kernel_member_offset(std::string_view type,
                                                       std::string_view member) {
-    if (!kernel_btf_) {
-        kernel_btf_ = std::make_unique<KernelBtf>();
-        kernel_btf_->data = btf__load_vmlinux_btf();
-        if (!kernel_btf_->data || libbpf_get_error(kernel_btf_->data))
-            kernel_btf_->data = nullptr;
-    }
-    btf *data = kernel_btf_->data;
+    const btf *data = vmlinux_btf();
     if (!data)
         return std::nullopt;
     int id = btf__find_by_name_kind(data, std::string(type).c_str(), BTF_KIND_STRUCT);

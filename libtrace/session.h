@@ -87,8 +87,6 @@ private:
     std::unique_ptr<codegen::CompiledProgram> compiled_;
     std::map<uint32_t, std::vector<ProbeArgument>> probe_arguments_; // by probe ID
     std::vector<std::string> match_notices_; // "dtx: description 'BEGIN ' matched 1 probe"
-    struct KernelBtf;
-    std::unique_ptr<KernelBtf> kernel_btf_;
 };
 
 } // namespace dtx::trace

@@ -19,6 +19,7 @@
 #include "providers/rawtp.h"
 
 #include "libtrace/btf_spelling.h"
+#include "libtrace/vmlinux_btf.h"
 #include "providers/registry.h"
 
 #include <bpf/bpf.h>
@@ -62,10 +63,6 @@ uint32_t raw_tracepoint_prototype(const btf &types, const btf_type *typedef_type
 
 struct RawtpProbeData final : trace::ProbeData {
     RawTracepoint tracepoint;
-};
-
-struct BtfDeleter {
-    void operator()(btf *types) const { btf__free(types); }
 };
 
 } // namespace
@@ -262,10 +259,8 @@ private:
             discovery_error_ = events.error().message;
             return false;
         }
-        btf *vmlinux = btf__load_vmlinux_btf();
-        if (vmlinux && !libbpf_get_error(vmlinux))
-            vmlinux_.reset(vmlinux);
-        tracepoints_ = find_raw_tracepoints(vmlinux_.get(), *events);
+        vmlinux_ = trace::vmlinux_btf();
+        tracepoints_ = find_raw_tracepoints(vmlinux_, *events);
         return true;
     }
 
@@ -285,7 +280,7 @@ private:
         unsigned count = 0;
         // Discovery took only prototypes with the private pointer first.
         if (vmlinux_ && tracepoint.prototype)
-            count = btf_vlen(btf__type_by_id(vmlinux_.get(), tracepoint.prototype)) - 1;
+            count = btf_vlen(btf__type_by_id(vmlinux_, tracepoint.prototype)) - 1;
         else
             count = counter_.count(tracepoint.event, codegen::ClauseContextLayout::arg_count)
                         .value_or(0);
@@ -327,7 +322,7 @@ private:
 
     bool discovered_ = false;
     std::string discovery_error_;
-    std::unique_ptr<btf, BtfDeleter> vmlinux_;
+    const btf *vmlinux_ = nullptr; // trace::vmlinux_btf(), shared
     std::vector<RawTracepoint> tracepoints_;
     RawTracepointArgumentCounter counter_;
     std::optional<bool> cookies_supported_;
