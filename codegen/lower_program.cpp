@@ -48,19 +48,25 @@ public:
         lowering_.store64(ir().CreateZExtOrTrunc(probe_id, lowering_.i64()),
                           lowering_.at(dctx, ClauseContextLayout::probe_id));
     }
+    // A program none of whose clauses reads argN, args[] or errno stores
+    // none of them: the per-event work of filling them (and the loads that
+    // feed them, which LLVM then drops) is left out of every trampoline.
     void store_argument(llvm::Value *dctx, unsigned index, llvm::Value *value) override {
+        if (!lowering_.reads_builtin(Lowering::ProbeData::Arguments))
+            return;
         lowering_.store64(ir().CreateSExtOrTrunc(value, lowering_.i64()),
                           lowering_.at(dctx, ClauseContextLayout::args + 8 * index));
     }
     void store_errno(llvm::Value *dctx, llvm::Value *value) override {
+        if (!lowering_.reads_builtin(Lowering::ProbeData::Errno))
+            return;
         lowering_.store64(ir().CreateSExtOrTrunc(value, lowering_.i64()),
                           lowering_.at(dctx, ClauseContextLayout::errno_value));
     }
     void clear_arguments(llvm::Value *dctx) override {
         for (unsigned i = 0; i < ClauseContextLayout::arg_count; i++)
             store_argument(dctx, i, lowering_.const64(0));
-        lowering_.store64(lowering_.const64(0),
-                          lowering_.at(dctx, ClauseContextLayout::errno_value));
+        store_errno(dctx, lowering_.const64(0));
     }
     void run_clauses(llvm::Value *dctx, ClauseGate gate) override {
         llvm::Function *current = ir().GetInsertBlock()->getParent();
@@ -284,6 +290,22 @@ llvm::Value *Lowering::read_kernel(ClauseState &state, llvm::Value *address, uin
         call_helper(BPF_FUNC_probe_read_kernel, i64(), {buffer, ir_.getInt32(size), address});
     fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress, address);
     return buffer;
+}
+
+bool Lowering::reads_builtin(ProbeData data) {
+    if (!builtins_read_) {
+        builtins_read_.emplace();
+        for (const auto &[expr, resolution] : input_.checked.resolutions) {
+            if (resolution.kind != sema::Resolution::Kind::Builtin || !resolution.builtin)
+                continue;
+            std::string_view name = resolution.builtin->name;
+            if (name == "errno")
+                builtins_read_->insert(ProbeData::Errno);
+            else if (name == "args" || (name.size() == 4 && name.starts_with("arg")))
+                builtins_read_->insert(ProbeData::Arguments);
+        }
+    }
+    return builtins_read_->contains(data);
 }
 
 llvm::Value *Lowering::read_kernel_value(ClauseState &state, llvm::Value *address,

@@ -27,6 +27,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -158,6 +159,10 @@ public:
     // The storage size of a value of `type` (strings: strsize; integers: 8).
     uint32_t stored_size(const sema::Type *type);
     bool is_memory_value(const sema::Type *type); // lives behind a ptr
+    // What a trampoline fills in for the clauses, and whether any clause of
+    // the program reads it.
+    enum class ProbeData { Arguments, Errno };
+    bool reads_builtin(ProbeData data);
     llvm::Value *current_cpu();
     // Hides a value's origin from LLVM, so that it cannot move arithmetic
     // above the bounds check the kernel's verifier needs to see first.
@@ -199,6 +204,7 @@ public:
     llvm::Value *stack_flags(bool user, ClauseState &state);
     llvm::Value *stack_into(llvm::Value *buffer, uint32_t frames, bool user, ClauseState &state);
 
+    std::optional<std::set<ProbeData>> builtins_read_; // reads_builtin(), on first use
     const CompileInput &input_;
     const CompileOptions &options_;
     DiagnosticEngine &diags_;
