@@ -3,6 +3,7 @@
 // D types of the arguments a syscall event's format file describes.
 #include "providers/syscall.h"
 #include "providers/syscall_table.h"
+#include "tracefs_format_samples.h"
 
 #include <gtest/gtest.h>
 
@@ -99,26 +100,7 @@ TEST(SyscallArgumentType, OtherPointersAreVoidPointers) {
     EXPECT_EQ(syscall_argument_type("cap_user_header_t", 8, false), "void *");
 }
 
-// Linux 6.18's events/syscalls/sys_enter_openat/format and sys_exit_openat/format.
-constexpr const char *kOpenatEntryFormat =
-    "name: sys_enter_openat\n"
-    "ID: 782\n"
-    "format:\n"
-    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-    "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-    "\n"
-    "\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
-    "\tfield:int dfd;\toffset:16;\tsize:8;\tsigned:0;\n"
-    "\tfield:const char * filename;\toffset:24;\tsize:8;\tsigned:0;\n"
-    "\tfield:int flags;\toffset:32;\tsize:8;\tsigned:0;\n"
-    "\tfield:umode_t mode;\toffset:40;\tsize:8;\tsigned:0;\n"
-    "\n"
-    "print fmt: \"dfd: 0x%08lx, filename: 0x%08lx, flags: 0x%08lx, mode: 0x%08lx\", "
-    "((unsigned long)(REC->dfd)), ((unsigned long)(REC->filename)), "
-    "((unsigned long)(REC->flags)), ((unsigned long)(REC->mode))\n";
-
+// Linux 6.18's events/syscalls/sys_exit_openat/format.
 constexpr const char *kOpenatReturnFormat =
     "name: sys_exit_openat\n"
     "ID: 781\n"
@@ -182,7 +164,7 @@ std::string arguments_of(const char *format_text) {
 }
 
 TEST(SyscallEventArguments, EntryFieldsAfterTheNumber) {
-    EXPECT_EQ(arguments_of(kOpenatEntryFormat),
+    EXPECT_EQ(arguments_of(test::kSysEnterOpenatFormat),
               "int dfd;const char * filename;int flags;uint16_t mode;");
 }
 

@@ -2,6 +2,7 @@
 // (sched_switch), __data_loc strings (sched_process_exec), a syscall event's
 // widened fields, and what it refuses.
 #include "libtrace/tracefs_format.h"
+#include "tracefs_format_samples.h"
 
 #include <gtest/gtest.h>
 
@@ -43,25 +44,6 @@ constexpr const char *kSchedProcessExec =
     "\n"
     "print fmt: \"filename=%s pid=%d old_pid=%d\", __get_str(filename), REC->pid, "
     "REC->old_pid\n";
-
-// Syscall events store every argument as a u64, whatever its C type.
-constexpr const char *kSysEnterOpenat =
-    "name: sys_enter_openat\n"
-    "ID: 782\n"
-    "format:\n"
-    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-    "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-    "\n"
-    "\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
-    "\tfield:int dfd;\toffset:16;\tsize:8;\tsigned:0;\n"
-    "\tfield:const char * filename;\toffset:24;\tsize:8;\tsigned:0;\n"
-    "\tfield:int flags;\toffset:32;\tsize:8;\tsigned:0;\n"
-    "\tfield:umode_t mode;\toffset:40;\tsize:8;\tsigned:0;\n"
-    "\n"
-    "print fmt: \"dfd: 0x%08lx, filename: 0x%08lx\", ((unsigned long)(REC->dfd)), "
-    "((unsigned long)(REC->filename))\n";
 
 TracepointFormat parse(std::string_view text) {
     std::string error;
@@ -128,7 +110,7 @@ TEST(TracefsFormat, DataLocString) {
 }
 
 TEST(TracefsFormat, SyscallFieldsKeepTheirRecordSize) {
-    TracepointFormat format = parse(kSysEnterOpenat);
+    TracepointFormat format = parse(test::kSysEnterOpenatFormat);
     ASSERT_EQ(format.fields.size(), 5u);
     EXPECT_EQ(format.fields[0].name, "__syscall_nr");
     EXPECT_EQ(format.fields[0].size, 4u);
