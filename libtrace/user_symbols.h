@@ -1,0 +1,60 @@
+// Names for user-space addresses (ustack(), usym(), ufunc(), umod(),
+// uaddr(), %A): "libc.so.6`malloc+0x12", "dtx-test-prog`main", and
+// "libfoo.so`0x1a2b" (the address's offset in the module's file as the
+// module's link-time address, what addr2line takes) when no symbol covers
+// it; "0x7f..." when no module does.
+//
+// A process's maps are read on first need and kept, so addresses of a
+// process that has exited by the time they are printed (aggregations printed
+// at the end) still resolve when remember() was called while it lived: the
+// code generator makes every program that captures user addresses announce
+// each new pid to the consumer, which calls remember() at once. An address
+// outside the modules known for a live process rereads its maps (dlopen).
+#pragma once
+
+#include "libtrace/elf_file.h"
+#include "libtrace/process_modules.h"
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace dtx::trace {
+
+class UserSymbols {
+public:
+    explicit UserSymbols(std::shared_ptr<ElfFileCache> files);
+
+    // Reads `pid`'s maps now (no-op when already known), so its addresses
+    // resolve after it exits.
+    void remember(pid_t pid);
+
+    // "module`function+0x10", "module`function", "module`0x1a2b", "0x7f12...".
+    std::string format(pid_t pid, uint64_t address);
+    // ufunc(): "module`function" without offset; as format() without a symbol.
+    std::string function(pid_t pid, uint64_t address);
+    // umod(): the module's name, or "0x..." when unknown.
+    std::string module(pid_t pid, uint64_t address);
+
+private:
+    struct Resolved {
+        const ProcessModule *module = nullptr;
+        std::shared_ptr<const ElfFile> file;
+        const ElfFunction *function = nullptr;
+        uint64_t link_address = 0; // the address as the file's symbols see it
+    };
+    Resolved resolve(pid_t pid, uint64_t address);
+    const std::vector<ProcessModule> *modules_of(pid_t pid, bool reread);
+
+    std::shared_ptr<ElfFileCache> files_;
+    std::mutex mutex_;
+    std::map<pid_t, std::vector<ProcessModule>> processes_;
+};
+
+} // namespace dtx::trace
