@@ -36,6 +36,9 @@ struct ElfFunction {
     uint64_t size = 0;    // 0 when the symbol table does not say
     enum class Binding : uint8_t { Global, Weak, Local } binding = Binding::Global;
     bool plt_stub = false; // a PLT entry ("malloc@plt") of this executable
+    // `version` is the default one, what new links bind to ("malloc@@V");
+    // false for an older, hidden version ("memcpy@GLIBC_2.2.5").
+    bool default_version = false;
 };
 
 // One PT_LOAD segment.
@@ -69,6 +72,12 @@ public:
     // objects share a name.
     std::vector<const ElfFunction *> find(std::string_view name) const;
 
+    // The address of the defined symbol `name` of any type (a variable, a
+    // USDT semaphore) in .symtab or .dynsym; nullopt when there is none. For
+    // the rip-relative operands of USDT arguments (8@counter(%rip)). Reads
+    // the file again on each call: only probe compilation needs it.
+    std::optional<uint64_t> data_symbol(std::string_view name) const;
+
     // The preferred function whose [address, address + size) contains `vaddr`
     // (or, for symbols without size, the nearest one below it in the same
     // executable segment); nullptr when none does.
@@ -101,6 +110,14 @@ private:
     std::string build_id_;
     std::vector<ElfSegment> segments_;
     std::vector<ElfFunction> functions_;
+    // Per function: the end of the range it covers (address + size, or up to
+    // the next symbol for one without size) and the highest such end of it
+    // and every function before it, so that function_at() can stop looking
+    // back once no earlier function reaches the address.
+    struct Coverage {
+        uint64_t end = 0, reach = 0;
+    };
+    std::vector<Coverage> coverage_;
     struct SectionCopy {
         std::string name;
         uint64_t address = 0;
