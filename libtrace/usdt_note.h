@@ -17,7 +17,9 @@
 #include "libtrace/elf_file.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -70,9 +72,27 @@ struct UsdtProbe {
 std::variant<std::vector<UsdtArgument>, std::string>
 parse_usdt_arguments(std::string_view spec, uint64_t site, const ElfFile *file);
 
+// The same with the symbols of rip-relative operands resolved by
+// `symbol_address` (nullopt, or an empty function: unknown), so that tests and
+// fuzzers parse specs without an ELF file. parse_usdt_arguments() passes
+// ElfFile::data_symbol().
+using UsdtSymbolLookup = std::function<std::optional<uint64_t>(std::string_view name)>;
+std::variant<std::vector<UsdtArgument>, std::string>
+parse_usdt_arguments_with_lookup(std::string_view spec, uint64_t site,
+                                 const UsdtSymbolLookup &symbol_address);
+
 // Every probe site of `file`, in note order. A note that does not parse is
 // skipped with its reason appended to `problems` (when given).
 std::vector<UsdtProbe> read_usdt_probes(const ElfFile &file,
+                                        std::vector<std::string> *problems = nullptr);
+
+// What read_usdt_probes() makes of the raw contents of a .note.stapsdt
+// section, without a file: `stapsdt_base` is the address of the file's
+// .stapsdt.base section (nullopt: it has none), and problems read
+// "note 3: truncated" (read_usdt_probes() prefixes the file and section).
+std::vector<UsdtProbe> parse_usdt_notes(std::span<const std::byte> notes,
+                                        std::optional<uint64_t> stapsdt_base,
+                                        const UsdtSymbolLookup &symbol_address,
                                         std::vector<std::string> *problems = nullptr);
 
 // The note's name as D writes it: every "__" becomes "-" (function__entry
