@@ -40,6 +40,11 @@ std::vector<MapsEntry> parse_maps(std::string_view text);
 // One file mapped into a process.
 struct ProcessModule {
     std::string path;      // as the process maps it: "/usr/lib/x86_64-linux-gnu/libc.so.6"
+    // Where dtx opens the file: `path` itself, or the same file (same inode)
+    // reached through /proc/PID/root (a process with another root or mount
+    // namespace) or /proc/PID/map_files (a file deleted or replaced since it
+    // was mapped). Those /proc paths only open while the process lives.
+    std::string open_path;
     bool main_executable = false; // "a.out"
     uint64_t inode = 0;
     // Its mappings in the process: file offset -> address. Empty for modules

@@ -22,8 +22,10 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace dtx::trace {
 
@@ -51,10 +53,19 @@ private:
     };
     Resolved resolve(pid_t pid, uint64_t address);
     const std::vector<ProcessModule> *modules_of(pid_t pid, bool reread);
+    bool may_reread(pid_t pid, uint64_t address);
+    std::shared_ptr<const ElfFile> file_of(const ProcessModule &module);
 
     std::shared_ptr<ElfFileCache> files_;
     std::mutex mutex_;
     std::map<pid_t, std::vector<ProcessModule>> processes_;
+    // Files by (open_path, inode), null for those that did not read: a frame
+    // costs no stat(), and files reached through /proc/PID stay readable
+    // after the process exits (they are opened when its maps are read).
+    std::map<std::pair<std::string, uint64_t>, std::shared_ptr<const ElfFile>> opened_;
+    // Per pid, the pages of addresses that missed its modules and made its
+    // maps be read again: once per page, a few pages per pid at most.
+    std::map<pid_t, std::set<uint64_t>> reread_pages_;
 };
 
 } // namespace dtx::trace
