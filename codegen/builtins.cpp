@@ -131,6 +131,8 @@ struct Extra {
     bool variadic = false;
     TypeRule rule = TypeRule::None;
     bool destructive = false;
+    bool user = false;
+    SymbolForm symbol_form = SymbolForm::Address;
 };
 
 constexpr FunctionDescriptor fn(std::string_view name, FunctionClass function_class,
@@ -145,6 +147,8 @@ constexpr FunctionDescriptor fn(std::string_view name, FunctionClass function_cl
     d.variadic = extra.variadic;
     d.rule = extra.rule;
     d.destructive = extra.destructive;
+    d.user = extra.user;
+    d.symbol_form = extra.symbol_form;
     return d;
 }
 
@@ -171,7 +175,7 @@ constexpr FunctionDescriptor kFunctions[] = {
     fn("dirname", S, "string", {text()}),
     fn("discard", A, "void", {integer("int")}),
     fn("exit", A, "void", {integer("int")}),
-    fn("func", S, "_symaddr", {integer("uintptr_t")}),
+    fn("func", S, "_symaddr", {integer("uintptr_t")}, {.symbol_form = SymbolForm::Function}),
     fn("htonl", S, "uint32_t", {integer("uint32_t")}),
     fn("htonll", S, "uint64_t", {integer("uint64_t")}),
     fn("htons", S, "uint16_t", {integer("uint16_t")}),
@@ -184,7 +188,7 @@ constexpr FunctionDescriptor kFunctions[] = {
        {.variadic = true, .rule = TypeRule::Lquantize}),
     fn("max", G, "void", {any()}),
     fn("min", G, "void", {any()}),
-    fn("mod", S, "_symaddr", {integer("uintptr_t")}),
+    fn("mod", S, "_symaddr", {integer("uintptr_t")}, {.symbol_form = SymbolForm::Module}),
     fn("normalize", A, "void", {aggregation(), integer("uint64_t")}),
     fn("ntohl", S, "uint32_t", {integer("uint32_t")}),
     fn("ntohll", S, "uint64_t", {integer("uint64_t")}),
@@ -210,7 +214,7 @@ constexpr FunctionDescriptor kFunctions[] = {
     fn("strtok", S, "string", {text(), text()}),
     fn("substr", S, "string", {text(), integer("int"), integer("int", true)}),
     fn("sum", G, "void", {any()}),
-    fn("sym", S, "_symaddr", {integer("uintptr_t")}),
+    fn("sym", S, "_symaddr", {integer("uintptr_t")}, {.symbol_form = SymbolForm::Function}),
     fn("system", A, "void", {format()},
        {.variadic = true, .rule = TypeRule::Printf, .destructive = true}),
     fn("tolower", S, "string", {text()}),
@@ -219,10 +223,11 @@ constexpr FunctionDescriptor kFunctions[] = {
     fn("tracemem", A, "void", {any(), integer("size_t"), integer("size_t", true)}),
     fn("trunc", A, "void", {aggregation(), integer("uint64_t", true)}),
     fn("uaddr", S, "_usymaddr", {integer("uintptr_t")}),
-    fn("ufunc", S, "_usymaddr", {integer("uintptr_t")}),
-    fn("umod", S, "_usymaddr", {integer("uintptr_t")}),
-    fn("ustack", A, "stack", {integer("uint32_t", true), integer("uint32_t", true)}),
-    fn("usym", S, "_usymaddr", {integer("uintptr_t")}),
+    fn("ufunc", S, "_usymaddr", {integer("uintptr_t")}, {.symbol_form = SymbolForm::Function}),
+    fn("umod", S, "_usymaddr", {integer("uintptr_t")}, {.symbol_form = SymbolForm::Module}),
+    fn("ustack", A, "stack", {integer("uint32_t", true), integer("uint32_t", true)},
+       {.user = true}),
+    fn("usym", S, "_usymaddr", {integer("uintptr_t")}, {.symbol_form = SymbolForm::Function}),
 };
 
 template <typename T>

@@ -6,6 +6,8 @@
 // and which extra type rule the checker applies to its arguments.
 #pragma once
 
+#include "codegen/types.h"
+
 #include <cstdint>
 #include <span>
 #include <string>
@@ -25,6 +27,10 @@ struct BuiltinVariable {
 // arg0..arg9. curthread is a pointer whose struct comes with kernel BTF.
 const BuiltinVariable *find_builtin_variable(std::string_view name);
 std::span<const BuiltinVariable> builtin_variables();
+
+// uregs[] has the slots of x86-64's struct pt_regs, r15 (0) to ss (20), as the
+// R_* constants name them.
+inline constexpr int64_t kUserRegisterCount = 21;
 
 struct BuiltinConstant {
     std::string_view name;
@@ -75,6 +81,10 @@ struct FunctionDescriptor {
     uint8_t parameter_count = 0;
     bool variadic = false; // further arguments of any type
     TypeRule rule = TypeRule::None;
+    // A stack result holds the current process's frames (ustack), not the kernel's.
+    bool user = false;
+    // How a symbol-address result prints (sym: Function, mod: Module).
+    SymbolForm symbol_form = SymbolForm::Address;
 
     std::span<const Parameter> params() const { return {parameters, parameter_count}; }
     size_t required_count() const;

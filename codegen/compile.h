@@ -26,6 +26,7 @@ struct CompileOptions {
     uint64_t aggsize = 4 << 20;    // bytes of aggregation data, sizes the maps
     uint64_t dynvarsize = 1 << 20; // bytes of associative-array and thread-local data
     uint32_t stackframes = 20;     // stack() depth when not given
+    uint32_t ustackframes = 100;   // ustack() depth when not given
     uint64_t bufsize = 4 << 20;    // the ring buffer (rounded up to a power of two)
     // Kernel struct member offsets from BTF, for built-ins that read the
     // current task (ppid, vtimestamp): ("task_struct", "real_parent") -> bytes.

@@ -81,6 +81,26 @@ llvm::Value *Lowering::stack_into(llvm::Value *buffer, uint32_t frames, bool use
     return buffer;
 }
 
+uint32_t Lowering::stack_depth(const ast::Call &call) {
+    bool user = call.function == "ustack";
+    uint32_t frames = user ? options_.ustackframes : options_.stackframes;
+    if (!call.arguments.empty())
+        if (auto n = sema::integer_constant(argument(call, 0), input_.checked))
+            frames = uint32_t(std::clamp<int64_t>(*n, 1, 127));
+    return frames;
+}
+
+// A user stack starts with its process's pid (trace::ValueKind::UserStack),
+// which the consumer is told about while the process lives.
+void Lowering::capture_stack(llvm::Value *buffer, uint32_t words, bool user, ClauseState &state) {
+    if (user) {
+        announce_process();
+        store64(current_process(), buffer);
+        buffer = at(buffer, 8);
+    }
+    stack_into(buffer, words, user, state);
+}
+
 Value Lowering::lower_call(const ast::Call &call, bool statement, ClauseState &state) {
     const std::string &name = call.function;
     const sema::Type *type = call.type;
@@ -91,7 +111,7 @@ Value Lowering::lower_call(const ast::Call &call, bool statement, ClauseState &s
         trace::ValueLayout layout = layout_of(v.type, state.record_offset);
         state.record_offset += layout.size;
         if (state.record_offset <= record_area_limit_)
-            store_value(v, record_address(state, layout.offset));
+            store_field(v, layout, record_address(state, layout.offset));
         action.values.push_back(layout);
     };
     auto aggregation_id = [&](const ast::Expr &arg) -> uint32_t {
@@ -106,7 +126,7 @@ Value Lowering::lower_call(const ast::Call &call, bool statement, ClauseState &s
     // --- actions ------------------------------------------------------------
     if (name == "trace" || name == "printf" || name == "printa" || name == "exit" ||
         name == "clear" || name == "trunc" || name == "normalize" || name == "denormalize" ||
-        name == "setopt" || (name == "stack" && statement)) {
+        name == "setopt" || ((name == "stack" || name == "ustack") && statement)) {
         trace::ActionDescription action;
         action.location = call.range;
         if (name == "trace") {
@@ -141,19 +161,18 @@ Value Lowering::lower_call(const ast::Call &call, bool statement, ClauseState &s
             llvm::StoreInst *store = ir_.CreateStore(
                 ir_.getInt32(uint32_t(trace::Activity::Draining)), activity_);
             store->setVolatile(true);
-        } else if (name == "stack") {
+        } else if (name == "stack" || name == "ustack") {
+            // ustack(n, strsize): strsize is for jstack()'s strings; ignored.
             action.kind = trace::ActionKind::Stack;
-            uint32_t frames = options_.stackframes;
-            if (!call.arguments.empty())
-                if (auto n = sema::integer_constant(argument(call, 0), input_.checked))
-                    frames = uint32_t(std::clamp<int64_t>(*n, 1, 127));
+            bool user = name == "ustack";
+            uint32_t frames = stack_depth(call);
             trace::ValueLayout layout;
-            layout.kind = trace::ValueKind::KernelStack;
+            layout.kind = user ? trace::ValueKind::UserStack : trace::ValueKind::KernelStack;
             layout.offset = state.record_offset;
-            layout.size = (frames + 1) * 8;
+            layout.size = (user ? 8 : 0) + (frames + 1) * 8;
             state.record_offset += layout.size;
             if (state.record_offset <= record_area_limit_)
-                stack_into(record_address(state, layout.offset), frames + 1, false, state);
+                capture_stack(record_address(state, layout.offset), frames + 1, user, state);
             action.values.push_back(layout);
         } else if (name == "setopt") {
             action.kind = trace::ActionKind::Setopt;
@@ -269,17 +288,17 @@ Value Lowering::lower_call(const ast::Call &call, bool statement, ClauseState &s
         llvm::Value *swapped = ir_.CreateUnaryIntrinsic(llvm::Intrinsic::bswap, value);
         return {ir_.CreateZExt(swapped, i64()), type};
     }
-    if (name == "func" || name == "sym" || name == "mod")
+    // Symbol addresses are integers until a record or key holds them (store_field).
+    if (name == "func" || name == "sym" || name == "mod" || name == "usym" || name == "ufunc" ||
+        name == "umod" || name == "uaddr")
         return {int_arg(0), type};
-    if (name == "stack") { // as a value: an aggregation key
-        uint32_t frames = options_.stackframes;
-        if (!call.arguments.empty())
-            if (auto n = sema::integer_constant(argument(call, 0), input_.checked))
-                frames = uint32_t(std::clamp<int64_t>(*n, 1, 127));
+    if (name == "stack" || name == "ustack") { // as a value: an aggregation key
+        bool user = name == "ustack";
         uint32_t bytes = stored_size(type);
         llvm::Value *buffer = scratch(state, bytes);
         zero(buffer, bytes);
-        stack_into(buffer, std::min(frames + 1, bytes / 8), false, state);
+        uint32_t room = (bytes - (user ? 8 : 0)) / 8;
+        capture_stack(buffer, std::min(stack_depth(call) + 1, room), user, state);
         return {buffer, type};
     }
     error(call.function_range,
@@ -336,7 +355,7 @@ void Lowering::lower_aggregation(const ast::Assign &assign, ClauseState &state) 
             const sema::Type *key_type = storage.info->key_types[i];
             if (!v.value->getType()->isPointerTy())
                 v.value = normalize(v.value, v.type);
-            store_value({v.value, key_type}, at(key, d.key_fields[i].offset));
+            store_field({v.value, key_type}, d.key_fields[i], at(key, d.key_fields[i].offset));
         }
 
     // The value and the weight (the quantize family's optional last argument).

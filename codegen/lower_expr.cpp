@@ -692,6 +692,8 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
         if (auto *id = s.base->as<ast::Identifier>(); id && id->name == "args") {
             return lower_probe_argument(s, type, state);
         }
+        if (auto *id = s.base->as<ast::Identifier>(); id && id->name == "uregs")
+            return lower_user_register(s, type, state);
         if (const VariableStorage *storage = storage_of(expr);
             storage && storage->kind == VariableStorage::Kind::Map)
             return read_variable(*storage, &s.indices, expr, state);
@@ -822,6 +824,25 @@ Value Lowering::lower_probe_argument(const ast::Subscript &s, const sema::Type *
     if (is_memory_value(type))
         return {read_kernel_value(state, value, type), type};
     return {normalize(value, type), type};
+}
+
+// uregs[i]: slot i of the user registers the kernel saved when the current
+// thread entered it (its struct pt_regs). One way for every probe type: a
+// uprobe's context holds the same registers. A computed index out of range is
+// an illegal operation, as in DTrace.
+Value Lowering::lower_user_register(const ast::Subscript &s, const sema::Type *type,
+                                    ClauseState &state) {
+    llvm::Value *index = lower_scalar(*s.indices.at(0), state);
+    if (!sema::integer_constant(*s.indices[0], input_.checked))
+        fault_if(state, ir_.CreateICmpUGE(index, const64(sema::kUserRegisterCount)),
+                 trace::FaultKind::IllegalOperation, nullptr);
+    llvm::Value *task = call_helper(BPF_FUNC_get_current_task_btf, ptr(), {});
+    llvm::Value *registers = call_helper(BPF_FUNC_task_pt_regs, ptr(), {task});
+    llvm::Value *buffer = scratch(state, 8);
+    store64(const64(0), buffer);
+    call_helper(BPF_FUNC_probe_read_kernel, i64(),
+                {buffer, ir_.getInt32(8), at(registers, ir_.CreateShl(index, 3))});
+    return {normalize(load64(buffer), type), type};
 }
 
 } // namespace dtx::codegen

@@ -63,6 +63,9 @@ public:
         lowering_.store64(ir().CreateSExtOrTrunc(value, lowering_.i64()),
                           lowering_.at(dctx, ClauseContextLayout::errno_value));
     }
+    bool stores_arguments() const override {
+        return lowering_.reads_builtin(Lowering::ProbeData::Arguments);
+    }
     void clear_arguments(llvm::Value *dctx) override {
         for (unsigned i = 0; i < ClauseContextLayout::arg_count; i++)
             store_argument(dctx, i, lowering_.const64(0));
@@ -359,8 +362,12 @@ uint32_t Lowering::stored_size(const sema::Type *type) {
     if (sema::is_string(t) || sema::is_char_array(t))
         return align8(strsize());
     switch (t->kind) {
-    case sema::TypeKind::Stack:
-        return (options_.stackframes + 1) * 8 + 8;
+    case sema::TypeKind::Stack: {
+        // A user stack's first word is its pid (trace::ValueKind::UserStack).
+        uint32_t frames = t->symbolization == sema::Symbolization::User ? options_.ustackframes
+                                                                        : options_.stackframes;
+        return (frames + 1) * 8 + 8;
+    }
     case sema::TypeKind::Struct:
     case sema::TypeKind::Union:
     case sema::TypeKind::Array:
@@ -399,6 +406,33 @@ void Lowering::store_value(const Value &value, llvm::Value *to) {
     store64(value.value, to);
 }
 
+void Lowering::store_field(const Value &value, const trace::ValueLayout &layout, llvm::Value *to) {
+    using K = trace::ValueKind;
+    if (layout.kind != K::UserSymbol && layout.kind != K::UserModule &&
+        layout.kind != K::UserAddress) {
+        store_value(value, to);
+        return;
+    }
+    announce_process();
+    store64(current_process(), to);
+    store64(value.value, at(to, 8));
+}
+
+llvm::Value *Lowering::current_process() {
+    return ir_.CreateLShr(call_helper(BPF_FUNC_get_current_pid_tgid, i64(), {}), 32);
+}
+
+void Lowering::announce_process() {
+    if (!processes_map_)
+        processes_map_ = debug_->define_map({.name = description_.processes_map,
+                                             .type = BPF_MAP_TYPE_LRU_HASH,
+                                             .max_entries = 4096,
+                                             .key = debug_->integer_type(4, false),
+                                             .value = debug_->integer_type(1, false)});
+    runtime_call("dtx_rt_announce_process",
+                 {processes_map_, output_map_, const64(trace::kProcessRecordEpid)});
+}
+
 trace::ValueLayout Lowering::layout_of(const sema::Type *type, uint32_t offset) {
     trace::ValueLayout layout;
     layout.offset = offset;
@@ -407,13 +441,22 @@ trace::ValueLayout Lowering::layout_of(const sema::Type *type, uint32_t offset) 
     if (t && (sema::is_string(t) || sema::is_char_array(t))) {
         layout.kind = trace::ValueKind::String;
     } else if (t && t->kind == sema::TypeKind::Stack) {
-        layout.kind = trace::ValueKind::KernelStack;
+        layout.kind = t->symbolization == sema::Symbolization::User ? trace::ValueKind::UserStack
+                                                                    : trace::ValueKind::KernelStack;
     } else if (t && is_memory_value(t)) {
         layout.kind = trace::ValueKind::Bytes;
     } else {
+        using Form = sema::SymbolForm;
         layout.kind = trace::ValueKind::Integer;
         if (t && t->symbolization == sema::Symbolization::Kernel)
-            layout.kind = trace::ValueKind::KernelSymbol;
+            layout.kind = t->symbol_form == Form::Module ? trace::ValueKind::KernelModule
+                                                         : trace::ValueKind::KernelSymbol;
+        if (t && t->symbolization == sema::Symbolization::User) {
+            layout.kind = t->symbol_form == Form::Module     ? trace::ValueKind::UserModule
+                          : t->symbol_form == Form::Function ? trace::ValueKind::UserSymbol
+                                                             : trace::ValueKind::UserAddress;
+            layout.size = 16; // the pid, then the address: see store_field()
+        }
         layout.is_signed = t && sema::is_integer(t) ? t->is_signed : false;
         layout.width = t && sema::is_integer(t) && t->size ? uint8_t(t->size) : 8;
     }

@@ -170,6 +170,13 @@ public:
     // Stores `value` (of `type`) at `to` as a record or key field would hold it.
     void store_value(const Value &value, llvm::Value *to);
     trace::ValueLayout layout_of(const sema::Type *type, uint32_t offset);
+    // Stores `value` at `to` as the record or key field `layout` holds it: a
+    // user address with the current process's pid first, which it announces.
+    void store_field(const Value &value, const trace::ValueLayout &layout, llvm::Value *to);
+    llvm::Value *current_process(); // the tgid, as D's pid
+    // Writes a trace::ProcessRecord for the current process unless
+    // processes_map_ says that it was written before.
+    void announce_process();
     void error(const SourceRange &at, std::string message);
 
     // --- lower_expr.cpp ---------------------------------------------------------
@@ -192,6 +199,7 @@ public:
     llvm::Value *probe_name_field(unsigned field, ClauseState &state); // 0 prov .. 3 name
     Value lower_probe_argument(const ast::Subscript &s, const sema::Type *type,
                                ClauseState &state);
+    Value lower_user_register(const ast::Subscript &s, const sema::Type *type, ClauseState &state);
 
     // --- lower_calls.cpp ----------------------------------------------------------
     Value lower_call(const ast::Call &call, bool statement, ClauseState &state);
@@ -203,6 +211,13 @@ public:
     // bpf_get_stack's flags: user or kernel, skipping the probe's glue frames.
     llvm::Value *stack_flags(bool user, ClauseState &state);
     llvm::Value *stack_into(llvm::Value *buffer, uint32_t frames, bool user, ClauseState &state);
+    // The frames a stack() or ustack() call records: its argument, else the
+    // stackframes or ustackframes option.
+    uint32_t stack_depth(const ast::Call &call);
+    // Fills `buffer` with the current kernel or user stack as a record or key
+    // holds it: `words` - 1 frames at most, a 0 after the last; a user stack
+    // after its pid.
+    void capture_stack(llvm::Value *buffer, uint32_t words, bool user, ClauseState &state);
 
     std::optional<std::set<ProbeData>> builtins_read_; // reads_builtin(), on first use
     const CompileInput &input_;
@@ -218,6 +233,7 @@ public:
     llvm::GlobalVariable *output_map_ = nullptr;
     llvm::GlobalVariable *dctx_map_ = nullptr;
     llvm::GlobalVariable *drops_map_ = nullptr;
+    llvm::GlobalVariable *processes_map_ = nullptr; // on first announce_process()
     llvm::GlobalVariable *activity_ = nullptr;
     llvm::GlobalVariable *globals_ = nullptr;
     llvm::GlobalVariable *walltime_offset_ = nullptr;

@@ -1,4 +1,5 @@
-// The run-time library: D's string functions, written once in BPF C
+// The run-time library: D's string functions (and the announcement of the
+// processes whose user addresses are recorded), written once in BPF C
 // (codegen/runtime/dtx_runtime.c, whose comments give each one's semantics),
 // compiled to LLVM bitcode at build time, embedded in dtx, and linked into
 // each program's module with only the functions the module calls.
@@ -28,6 +29,9 @@
 //   dtx_rt_tolower(dst, s, size)                 -> 1
 //   dtx_rt_strtok(dst, s_or_null, delimiters, state, size)
 //                                                -> 1, or 0 for NULL (no token)
+//   dtx_rt_announce_process(processes_map, ring_buffer, epid)
+//                                                -> 1 when it wrote a
+//                                                   trace::ProcessRecord
 // A function returning 0 for NULL leaves the empty string in dst. `dst` must
 // not overlap the inputs. Omitted optional arguments are passed as
 // kRuntimeOmittedArgument. strtok's `state` is runtime_strtok_state_size(size)

@@ -107,7 +107,12 @@ const Type *Checker::check_call(Call &call, bool statement) {
         check_arguments(call, *fn, 0);
         break;
     }
-    return spelled(fn->result);
+    const Type *result = spelled(fn->result);
+    if (fn->user && result == types_.stack_type())
+        return types_.user_stack_type();
+    if (result && result->symbolization != Symbolization::None)
+        return types_.symbol_address(result->symbolization, fn->symbol_form);
+    return result;
 }
 
 bool Checker::check_arguments(Call &call, const FunctionDescriptor &fn, size_t first) {

@@ -404,6 +404,16 @@ const Type *Checker::check_subscript(Subscript &subscript) {
                       id->name + "[] needs an integer index, not " + quote(index));
                 return nullptr;
             }
+            if (std::optional<int64_t> constant = constant_value(*subscript.indices[0]);
+                index && id->name == "uregs" && constant &&
+                (*constant < 0 || *constant >= kUserRegisterCount)) {
+                error("D_UREGS_IDX", subscript.range,
+                      "uregs[" + std::to_string(*constant) +
+                          "] does not exist: uregs[0] to uregs[" +
+                          std::to_string(kUserRegisterCount - 1) + "] do")
+                    .hints.push_back("the R_* constants name them: R_PC, R_SP, R_RDI ...");
+                return nullptr;
+            }
             return index ? spelled(builtin->type) : nullptr;
         }
         auto it = out_.globals.find(id->name);

@@ -70,6 +70,10 @@ public:
     virtual void store_errno(llvm::Value *dctx, llvm::Value *value) = 0;
     // arg0 .. arg9 and errno to 0, before a prologue sets those it knows.
     virtual void clear_arguments(llvm::Value *dctx) = 0;
+    // Whether any clause reads argN or args[]: when none does, store_argument()
+    // stores nothing, and a prologue can skip work whose only use is an
+    // argument (a helper call that reads user memory, which LLVM keeps).
+    virtual bool stores_arguments() const = 0;
 
     // Calls, in program order, each clause enabled on the probe whose ID
     // dctx->probe_id holds (a dispatch over this trampoline's probes), each

@@ -202,18 +202,27 @@ TypeTable::TypeTable(uint64_t string_size) {
     string_ = make({.kind = TypeKind::String, .name = "string", .size = string_size});
     names_.emplace("string", string_);
     stack_ = make({.kind = TypeKind::Stack, .name = "stack", .size = 8, .alignment = 8});
-    symaddr_ = make({.kind = TypeKind::Integer,
-                     .name = "_symaddr",
-                     .size = 8,
-                     .alignment = 8,
-                     .rank = 4,
-                     .symbolization = Symbolization::Kernel});
-    usymaddr_ = make({.kind = TypeKind::Integer,
-                      .name = "_usymaddr",
-                      .size = 8,
-                      .alignment = 8,
-                      .rank = 4,
-                      .symbolization = Symbolization::User});
+    user_stack_ = make({.kind = TypeKind::Stack,
+                        .name = "stack",
+                        .size = 8,
+                        .alignment = 8,
+                        .symbolization = Symbolization::User});
+    for (SymbolForm form : {SymbolForm::Address, SymbolForm::Function, SymbolForm::Module}) {
+        symaddr_[size_t(form)] = make({.kind = TypeKind::Integer,
+                                       .name = "_symaddr",
+                                       .size = 8,
+                                       .alignment = 8,
+                                       .rank = 4,
+                                       .symbolization = Symbolization::Kernel,
+                                       .symbol_form = form});
+        usymaddr_[size_t(form)] = make({.kind = TypeKind::Integer,
+                                        .name = "_usymaddr",
+                                        .size = 8,
+                                        .alignment = 8,
+                                        .rank = 4,
+                                        .symbolization = Symbolization::User,
+                                        .symbol_form = form});
+    }
     for (auto [name, aliased] : kBuiltinTypedefs) {
         const Type *unused = nullptr;
         add_typedef(std::string(name), lookup(aliased), &unused);
@@ -233,8 +242,8 @@ const Type *TypeTable::lookup(std::string_view name) const {
     return it == names_.end() ? nullptr : it->second;
 }
 
-const Type *TypeTable::symbol_address(Symbolization symbolization) const {
-    return symbolization == Symbolization::User ? usymaddr_ : symaddr_;
+const Type *TypeTable::symbol_address(Symbolization symbolization, SymbolForm form) const {
+    return symbolization == Symbolization::User ? usymaddr_[size_t(form)] : symaddr_[size_t(form)];
 }
 
 const Type *TypeTable::pointer_to(const Type *pointee, bool to_const) {

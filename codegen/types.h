@@ -36,6 +36,10 @@ enum class TypeKind {
 // usym() ...) are integers that the consumer symbolizes.
 enum class Symbolization : uint8_t { None, Kernel, User };
 
+// What a symbol address prints as: "module`function+0x10" (uaddr(), %a, %A),
+// "module`function" (sym(), func(), usym(), ufunc()) or "module" (mod(), umod()).
+enum class SymbolForm : uint8_t { Address, Function, Module };
+
 struct Type;
 
 struct Member {
@@ -63,6 +67,7 @@ struct Type {
     bool is_signed = false;
     int rank = 0; // C's integer conversion rank: _Bool < char < short < int < long < long long
     Symbolization symbolization = Symbolization::None;
+    SymbolForm symbol_form = SymbolForm::Address; // when symbolized
 
     // Pointer: pointee; Array: element; Typedef: the aliased type; Function: return type.
     const Type *element = nullptr;
@@ -102,13 +107,16 @@ public:
     const Type *void_type() const { return void_; }
     const Type *string_type() const { return string_; }
     const Type *stack_type() const { return stack_; }
+    // ustack(): a Stack whose frames are the current process's (User).
+    const Type *user_stack_type() const { return user_stack_; }
     const Type *int_type() const { return int_; }
     const Type *char_type() const { return char_; }
 
     // C's base types by their canonical spelling ("unsigned long long", "char")
     // and D's built-in typedefs ("uint64_t", "pid_t") and program typedefs.
     const Type *lookup(std::string_view name) const;
-    const Type *symbol_address(Symbolization symbolization) const;
+    const Type *symbol_address(Symbolization symbolization,
+                               SymbolForm form = SymbolForm::Address) const;
 
     const Type *pointer_to(const Type *pointee, bool to_const = false);
     const Type *array_of(const Type *element, uint64_t count);
@@ -130,9 +138,10 @@ private:
     std::map<std::string, Type *, std::less<>> tags_; // "struct foo", "union u", "enum e"
     std::map<std::pair<const Type *, bool>, const Type *> pointers_;
     std::map<std::pair<const Type *, uint64_t>, const Type *> arrays_;
-    const Type *void_ = nullptr, *string_ = nullptr, *stack_ = nullptr, *int_ = nullptr,
-               *char_ = nullptr;
-    const Type *symaddr_ = nullptr, *usymaddr_ = nullptr;
+    const Type *void_ = nullptr, *string_ = nullptr, *stack_ = nullptr, *user_stack_ = nullptr,
+               *int_ = nullptr, *char_ = nullptr;
+    // _symaddr and _usymaddr, by SymbolForm.
+    const Type *symaddr_[3] = {}, *usymaddr_[3] = {};
 };
 
 // A member as declared, before layout.

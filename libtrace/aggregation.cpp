@@ -500,6 +500,19 @@ KeyField KeyField::symbol(uint64_t address, uint64_t pid) {
     return field;
 }
 
+KeyField KeyField::user_stack(std::vector<uint64_t> frames, uint64_t pid) {
+    KeyField field = stack(std::move(frames), pid);
+    field.user = true;
+    return field;
+}
+
+KeyField KeyField::user_symbol(uint64_t address, uint64_t pid, SymbolForm form) {
+    KeyField field = symbol(address, pid);
+    field.user = true;
+    field.form = form;
+    return field;
+}
+
 int64_t KeyField::signed_value() const {
     const unsigned unused_bits = 64 - 8 * std::min<unsigned>(width, 8);
     return static_cast<int64_t>(bits << unused_bits) >> unused_bits;
@@ -526,6 +539,9 @@ int compare_key_fields(const KeyField &a, const KeyField &b) {
     case KeyFieldKind::Symbol:
         if (a.pid != b.pid)
             return three_way(a.pid, b.pid);
+        // Functions and modules are one key whatever the address in them.
+        if (a.form != SymbolForm::Address && !a.text.empty() && !b.text.empty())
+            return three_way(a.text.compare(b.text), 0);
         return three_way(a.addresses, b.addresses);
     }
     return 0;

@@ -143,20 +143,28 @@ enum class KeyFieldKind : uint8_t {
     Symbol, // sym() mod() usym() umod() uaddr(): printed through a namer
 };
 
+// How a Symbol field names its address: "module`function+0x10" (uaddr()),
+// "module`function" (sym(), func(), usym(), ufunc()) or "module" (mod(), umod()).
+enum class SymbolForm : uint8_t { Address, Function, Module };
+
 struct KeyField {
     KeyFieldKind kind = KeyFieldKind::Integer;
     bool is_signed = true;
     uint8_t width = 8;               // Integer: bytes
     uint64_t bits = 0;               // Integer: the low `width` bytes, zero-extended
-    std::string text;                // String
+    std::string text;                // String; Symbol: its name when known, see key order
     std::vector<uint64_t> addresses; // Stack: frames, innermost first; Symbol: one
     uint64_t pid = 0;                // Stack, Symbol: the process, 0 for the kernel
+    bool user = false;               // Stack, Symbol: addresses of process `pid`
+    SymbolForm form = SymbolForm::Address; // Symbol
 
     static KeyField signed_integer(int64_t value, unsigned width = 8);
     static KeyField unsigned_integer(uint64_t value, unsigned width = 8);
     static KeyField string(std::string text);
     static KeyField stack(std::vector<uint64_t> frames, uint64_t pid = 0);
     static KeyField symbol(uint64_t address, uint64_t pid = 0);
+    static KeyField user_stack(std::vector<uint64_t> frames, uint64_t pid);
+    static KeyField user_symbol(uint64_t address, uint64_t pid, SymbolForm form);
 
     int64_t signed_value() const; // Integer: sign-extended from `width`
     bool operator==(const KeyField &) const = default;
@@ -165,7 +173,11 @@ struct KeyField {
 using AggregationKey = std::vector<KeyField>;
 
 // DTrace's key order (<0, 0, >0): integers as unsigned numbers of their width
-// (so (char)-1 sorts after 2), strings bytewise, stacks by their in-memory bytes.
+// (so (char)-1 sorts after 2), strings bytewise, stacks by their in-memory bytes,
+// symbols by pid, then those of Function and Module form by their name (the
+// consumer names them when it reads the key, as dtrace rounds the address to
+// the function or module, so that addresses in one function are one key) and
+// others by address.
 int compare_key_fields(const KeyField &a, const KeyField &b);
 // Compares field by field starting at `first_position` (aggsortkeypos) and
 // wrapping around; a position past the last field means 0.

@@ -222,8 +222,12 @@ std::string format_key_field(const KeyField &field, const AggregationPrintOption
         }
     case KeyFieldKind::String:
         return format("  %-50s", field.text.c_str());
-    case KeyFieldKind::Symbol:
-        return format("  %-50s", name_of(field, field.addresses.front(), options).c_str());
+    case KeyFieldKind::Symbol: {
+        // The consumer names function and module keys when it reads them.
+        const std::string name =
+            field.text.empty() ? name_of(field, field.addresses.front(), options) : field.text;
+        return format("  %-50s", name.c_str());
+    }
     case KeyFieldKind::Stack: {
         std::string text = "\n";
         for (const uint64_t address : field.addresses) {

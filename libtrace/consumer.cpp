@@ -86,6 +86,10 @@ void Consumer::consume(std::span<const std::byte> record) {
         report_fault(record);
         return;
     }
+    if (header.epid == kProcessRecordEpid) {
+        remember(read_at<ProcessRecord>(record, 0).pid);
+        return;
+    }
     if (header.epid > program_.enabled_probes.size())
         return;
     const EnabledProbe &enabled = program_.enabled_probes[header.epid - 1];
@@ -133,13 +137,25 @@ void Consumer::report_fault(std::span<const std::byte> record) {
     std::fflush(err_);
 }
 
+void Consumer::remember(uint64_t pid) const {
+    if (options_.remember_process)
+        options_.remember_process(uint32_t(pid));
+}
+
 std::string Consumer::trace_value(const ValueLayout &layout,
                                   std::span<const std::byte> record) const {
     bool quiet = options_.quiet;
     switch (layout.kind) {
-    case ValueKind::Integer:
+    case ValueKind::KernelStack:
+    case ValueKind::UserStack:
     case ValueKind::KernelSymbol:
-    case ValueKind::KernelModule: {
+    case ValueKind::KernelModule:
+    case ValueKind::UserSymbol:
+    case ValueKind::UserModule:
+    case ValueKind::UserAddress:
+        // As dtrace prints them, quiet or not: as aggregation keys.
+        return format_key_field(key_field(layout, record), options_.print);
+    case ValueKind::Integer: {
         auto bits = read_at<uint64_t>(record, layout.offset);
         // dtrace-utils' widths by size; unsigned types print unsigned.
         bool u = !layout.is_signed;
@@ -200,6 +216,18 @@ FormatArgument Consumer::argument(const ValueLayout &layout,
         const auto *frames = reinterpret_cast<const uint64_t *>(record.data() + layout.offset);
         return StackValue{std::span(frames, layout.size / 8), false, 0};
     }
+    case ValueKind::UserStack: {
+        const auto *words = reinterpret_cast<const uint64_t *>(record.data() + layout.offset);
+        remember(words[0]);
+        return StackValue{std::span(words + 1, layout.size / 8 - 1), true, uint32_t(words[0])};
+    }
+    case ValueKind::UserSymbol:
+    case ValueKind::UserModule:
+    case ValueKind::UserAddress: {
+        auto pid = read_at<uint64_t>(record, layout.offset);
+        remember(pid);
+        return UserAddressValue{uint32_t(pid), read_at<uint64_t>(record, layout.offset + 8)};
+    }
     default: {
         auto bits = read_at<uint64_t>(record, layout.offset);
         IntegerValue value;
@@ -215,18 +243,48 @@ KeyField Consumer::key_field(const ValueLayout &layout, std::span<const std::byt
     switch (layout.kind) {
     case ValueKind::String:
         return KeyField::string(read_string(key, layout.offset, layout.size));
-    case ValueKind::KernelStack: {
+    case ValueKind::KernelStack:
+    case ValueKind::UserStack: {
+        bool user = layout.kind == ValueKind::UserStack;
+        uint32_t first = user ? 8 : 0; // after a user stack's pid
         std::vector<uint64_t> frames;
-        for (uint32_t i = 0; i + 8 <= layout.size; i += 8) {
+        for (uint32_t i = first; i + 8 <= layout.size; i += 8) {
             auto frame = read_at<uint64_t>(key, layout.offset + i);
             if (frame == 0)
                 break;
             frames.push_back(frame);
         }
-        return KeyField::stack(std::move(frames));
+        if (!user)
+            return KeyField::stack(std::move(frames));
+        auto pid = read_at<uint64_t>(key, layout.offset);
+        remember(pid);
+        return KeyField::user_stack(std::move(frames), pid);
     }
     case ValueKind::KernelSymbol:
-        return KeyField::symbol(read_at<uint64_t>(key, layout.offset));
+    case ValueKind::KernelModule:
+    case ValueKind::UserSymbol:
+    case ValueKind::UserModule:
+    case ValueKind::UserAddress: {
+        KeyField field;
+        if (layout.kind == ValueKind::KernelSymbol || layout.kind == ValueKind::KernelModule) {
+            field = KeyField::symbol(read_at<uint64_t>(key, layout.offset));
+            field.form =
+                layout.kind == ValueKind::KernelModule ? SymbolForm::Module : SymbolForm::Function;
+        } else {
+            auto pid = read_at<uint64_t>(key, layout.offset);
+            remember(pid);
+            field =
+                KeyField::user_symbol(read_at<uint64_t>(key, layout.offset + 8), pid,
+                                      layout.kind == ValueKind::UserModule   ? SymbolForm::Module
+                                      : layout.kind == ValueKind::UserSymbol ? SymbolForm::Function
+                                                                             : SymbolForm::Address);
+        }
+        // Named now, while the process may still live; addresses in one
+        // function (module) are then one key, as dtrace rounds them.
+        if (field.form != SymbolForm::Address && options_.print.name_address)
+            field.text = options_.print.name_address(field, field.addresses.front());
+        return field;
+    }
     default: {
         auto bits = read_at<uint64_t>(key, layout.offset);
         if (layout.is_signed)
@@ -304,8 +362,14 @@ void Consumer::printa(const ActionDescription &action) {
                 keys.push_back(StringValue{strings.back()});
                 break;
             case KeyFieldKind::Stack:
-                keys.push_back(StackValue{field.addresses, false, uint32_t(field.pid)});
+                keys.push_back(StackValue{field.addresses, field.user, uint32_t(field.pid)});
                 break;
+            case KeyFieldKind::Symbol:
+                if (field.user) {
+                    keys.push_back(UserAddressValue{uint32_t(field.pid), field.addresses.at(0)});
+                    break;
+                }
+                [[fallthrough]];
             default: {
                 IntegerValue value;
                 value.bits = field.kind == KeyFieldKind::Symbol ? field.addresses.at(0) : field.bits;
@@ -376,22 +440,6 @@ void Consumer::run_action(const ActionDescription &action, std::span<const std::
         const AggregationDescription &d = program_.aggregations.at(id);
         int fd = object_.map_fd(d.map_name);
         AggregationSnapshot &snap = snapshot(id);
-        std::vector<std::byte> key(d.key_size);
-        auto encode = [&](const AggregationKey &fields) {
-            std::fill(key.begin(), key.end(), std::byte{0});
-            for (size_t i = 0; i < fields.size() && i < d.key_fields.size(); i++) {
-                const ValueLayout &layout = d.key_fields[i];
-                const KeyField &field = fields[i];
-                if (field.kind == KeyFieldKind::String)
-                    std::memcpy(key.data() + layout.offset, field.text.data(),
-                                std::min<size_t>(field.text.size(), layout.size - 1));
-                else if (field.kind == KeyFieldKind::Integer)
-                    std::memcpy(key.data() + layout.offset, &field.bits, 8);
-                else
-                    for (size_t f = 0; f < field.addresses.size() && (f + 1) * 8 <= layout.size; f++)
-                        std::memcpy(key.data() + layout.offset + f * 8, &field.addresses[f], 8);
-            }
-        };
         // Every CPU's copy in its initial state; a slot's has-data word says
         // whether the entry is there.
         auto initial_values = [&](bool present) {
@@ -405,33 +453,43 @@ void Consumer::run_action(const ActionDescription &action, std::span<const std::
             return all;
         };
         std::vector<int64_t> cleared = initial_values(true);
+        std::optional<AggregationSnapshot> kept;
+        if (action.kind == ActionKind::Trunc) {
+            std::optional<int64_t> keep;
+            if (!action.values.empty())
+                keep = read_at<int64_t>(record, action.values[0].offset);
+            kept = snap;
+            truncate(*kept, keep);
+        }
         // clear() keeps the entry with its initial values, trunc() removes it.
-        auto reset = [&](const AggregationKey &fields, bool keep) {
-            if (d.single_slot) {
-                uint32_t slot = 0;
-                bpf_map_update_elem(fd, &slot, keep ? cleared.data() : initial_values(false).data(),
-                                    BPF_ANY);
-                return;
-            }
-            encode(fields);
-            if (keep)
-                bpf_map_update_elem(fd, key.data(), cleared.data(), BPF_EXIST);
-            else
-                bpf_map_delete_elem(fd, key.data());
-        };
-        if (action.kind == ActionKind::Clear) {
-            for (const auto &[fields, data] : snap.values)
-                reset(fields, true);
+        if (d.single_slot) {
+            uint32_t slot = 0;
+            if (!snap.values.empty() && !kept)
+                bpf_map_update_elem(fd, &slot, cleared.data(), BPF_ANY);
+            else if (!snap.values.empty() && kept->values.empty())
+                bpf_map_update_elem(fd, &slot, initial_values(false).data(), BPF_ANY);
             return;
         }
-        std::optional<int64_t> keep;
-        if (!action.values.empty())
-            keep = read_at<int64_t>(record, action.values[0].offset);
-        AggregationSnapshot kept = snap;
-        truncate(kept, keep);
-        for (const auto &[fields, data] : snap.values)
-            if (!kept.values.contains(fields))
-                reset(fields, false);
+        // By the map's own keys: several can be one key of the snapshot
+        // (addresses in one function, for ufunc()).
+        std::vector<std::vector<std::byte>> keys;
+        std::vector<std::byte> next(d.key_size);
+        const void *previous = nullptr;
+        while (bpf_map_get_next_key(fd, previous, next.data()) == 0) {
+            keys.push_back(next);
+            previous = keys.back().data();
+        }
+        for (const std::vector<std::byte> &key : keys) {
+            if (!kept) {
+                bpf_map_update_elem(fd, key.data(), cleared.data(), BPF_EXIST);
+                continue;
+            }
+            AggregationKey fields;
+            for (const ValueLayout &layout : d.key_fields)
+                fields.push_back(key_field(layout, key));
+            if (!kept->values.contains(fields))
+                bpf_map_delete_elem(fd, key.data());
+        }
         return;
     }
     case ActionKind::Normalize: {

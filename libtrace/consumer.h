@@ -6,7 +6,8 @@
 //   - exit() records the status and ends tracing; printa/clear/trunc/
 //     normalize act on a snapshot of the aggregation taken when the record
 //     arrives, as dtrace's consumer does;
-//   - fault records print dtrace's "error on enabled probe" line on stderr.
+//   - fault records print dtrace's "error on enabled probe" line on stderr;
+//   - process records (ProcessRecord) go to remember_process.
 #pragma once
 
 #include "libtrace/aggregation_print.h"
@@ -15,6 +16,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -32,6 +34,10 @@ struct ConsumerOptions {
     bool quiet = false;
     AggregationPrintOptions print;
     FormatContext format;
+    // Called with each process a ProcessRecord announces, and each one whose
+    // user addresses a record or key holds: its addresses must stay nameable
+    // after it exits.
+    std::function<void(uint32_t pid)> remember_process;
 };
 
 class Consumer {
@@ -64,6 +70,7 @@ private:
     std::string trace_value(const ValueLayout &layout, std::span<const std::byte> record) const;
     FormatArgument argument(const ValueLayout &layout, std::span<const std::byte> record) const;
     KeyField key_field(const ValueLayout &layout, std::span<const std::byte> key) const;
+    void remember(uint64_t pid) const;
     void report_drops();
     void write(const std::string &text);
 

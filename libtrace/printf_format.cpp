@@ -600,6 +600,12 @@ std::optional<FormatError> Formatter::format_conversion(const ConversionSpec &sp
                                                         std::string &out) const {
     const ConversionInfo &info = *spec.info;
     const auto *integer = std::get_if<IntegerValue>(&value);
+    // A user address (usym() ...) is an integer to every conversion but %A.
+    IntegerValue user_address;
+    if (const auto *user = std::get_if<UserAddressValue>(&value)) {
+        user_address = IntegerValue::of_unsigned(user->address);
+        integer = &user_address;
+    }
     if (integer != nullptr && !is_valid_size(*integer))
         return FormatError{conversion_label(spec.number) + " (" + spec_name(spec) +
                            ") cannot format an integer of " + std::to_string(integer->size) +

@@ -6,7 +6,8 @@
 //
 // A record in the ring buffer starts with a RecordHeader. `epid` (enabled probe
 // ID) names the (clause, probe) pair that produced it; epid 0 is a fault record
-// (FaultRecord) written when a clause aborted.
+// (FaultRecord) written when a clause aborted, and kProcessRecordEpid a
+// ProcessRecord.
 #pragma once
 
 #include "libtrace/aggregation.h"
@@ -50,16 +51,30 @@ struct FaultRecord {
     uint64_t address;
 };
 
+// A process whose user addresses (ustack(), usym() ...) a clause recorded for
+// the first time, written at once (waking the consumer) so that the consumer
+// reads its modules while it lives: its addresses are named when printed,
+// maybe after it exited. Programs that record user addresses keep the pids
+// announced in an LRU hash map (`processes_map`), so a process is announced
+// again only when the map has forgotten it.
+inline constexpr uint32_t kProcessRecordEpid = UINT32_MAX;
+struct ProcessRecord {
+    RecordHeader header; // epid kProcessRecordEpid
+    uint32_t pid;
+    uint32_t unused;
+};
+
 // One value in a record or an aggregation key.
 enum class ValueKind : uint8_t {
     Integer,       // `size` bytes, little-endian
     String,        // a NUL-terminated string in `size` bytes
     KernelStack,   // `size` / 8 program counters, 0-terminated
     UserStack,     // u64 pid, then program counters, 0-terminated
-    KernelSymbol,  // an integer shown as a kernel symbol (func(), sym())
+    KernelSymbol,  // an integer shown as the kernel function holding it (func(), sym())
     KernelModule,  // an integer shown as the kernel module holding it (mod())
-    UserSymbol,    // u64 pid, u64 address (usym(), ufunc())
+    UserSymbol,    // u64 pid, u64 address (usym(), ufunc()): "module`function"
     UserModule,    // u64 pid, u64 address (umod())
+    UserAddress,   // u64 pid, u64 address (uaddr()): "module`function+0x10"
     Bytes,         // raw memory (tracemem(), copyin() traced): printed as a hex dump
 };
 
@@ -156,6 +171,7 @@ struct ProgramDescription {
     std::string ring_buffer_map = "dtx_output";
     std::string clause_context_map = "dtx_dctx";
     std::string drops_map = "dtx_drops"; // per-CPU u64 counters, see DropCounter
+    std::string processes_map = "dtx_user_pids"; // see ProcessRecord; only when needed
     std::string activity_variable = "dtx_activity";
 };
 

@@ -1,4 +1,5 @@
-// The run-time library of D's string functions: BPF C, compiled to LLVM
+// The run-time library of D's string functions (and the announcement of
+// processes whose user addresses are recorded): BPF C, compiled to LLVM
 // bitcode at build time (codegen/CMakeLists.txt) and linked into each
 // program's module by codegen/runtime_library.cpp, which gives every function
 // its BTF through BpfDebugInfo::define_static_function (internal, noinline,
@@ -80,6 +81,14 @@ INLINE u64 unlinked(u64 v) {
 
 static long (*bpf_probe_read_kernel_str)(void *dst, u32 size, const void *src) = (void *)115;
 static long (*bpf_loop)(u32 iterations, void *callback, void *context, u64 flags) = (void *)181;
+static void *(*bpf_map_lookup_elem)(void *map, const void *key) = (void *)1;
+static long (*bpf_map_update_elem)(void *map, const void *key, const void *value,
+                                   u64 flags) = (void *)2;
+static u32 (*bpf_get_smp_processor_id)(void) = (void *)8;
+static u64 (*bpf_get_current_pid_tgid)(void) = (void *)14;
+static long (*bpf_ringbuf_output)(void *ring, void *data, u64 size, u64 flags) = (void *)130;
+
+#define BPF_RB_FORCE_WAKEUP 2
 
 // ---- Shared helpers --------------------------------------------------------
 
@@ -727,4 +736,22 @@ RUNTIME s64 dtx_rt_strtok(char *dst, const char *s, const char *delimiters, char
     copy_span(dst, text, start, end - start, size);
     state->position = end;
     return 1;
+}
+
+// ---- Processes ---------------------------------------------------------------
+
+// Writes a trace::ProcessRecord (program_description.h) for the current
+// process to the ring buffer `output`, waking the consumer at once, unless the
+// LRU hash `processes` (u32 pid -> u8) says it was written before; `epid` is
+// the record's marker. Returns 1 when it wrote one.
+RUNTIME s64 dtx_rt_announce_process(void *processes, void *output, u64 epid) {
+    u32 pid = (u32)(bpf_get_current_pid_tgid() >> 32);
+    if (bpf_map_lookup_elem(processes, &pid))
+        return 0;
+    u8 announced = 1;
+    bpf_map_update_elem(processes, &pid, &announced, 0);
+    struct {
+        u32 epid, cpu, pid, unused;
+    } record = {(u32)epid, bpf_get_smp_processor_id(), pid, 0};
+    return bpf_ringbuf_output(output, &record, sizeof(record), BPF_RB_FORCE_WAKEUP) == 0;
 }

@@ -22,6 +22,9 @@ enum { kWriteFd = 100 };
 
 static const char kMissingPath[] = "/nonexistent/dtx-trigger";
 
+#define DTX_STRINGIFY_TEXT(x) #x
+#define DTX_STRINGIFY(x) DTX_STRINGIFY_TEXT(x)
+
 static void fail(const char *what) {
     fprintf(stderr, "dtx-trigger: %s: %s\n", what, strerror(errno));
     exit(1);
@@ -111,6 +114,54 @@ static int run_getpid(char **args, long n) {
     return 0;
 }
 
+/* getpid through three functions in assembly, so that ustack() tests know
+ * every frame and its offset whatever the compiler: the stack at the system
+ * call is trigger_ustack_inner+0x2c, trigger_ustack_middle+0x9 and
+ * trigger_ustack_outer+0x8, nothing more (the outer function ends the
+ * frame-pointer chain with a 0 %rbp), and uregs[] tests know the argument
+ * registers: %rdi 1, %rsi 2, %rdx 3, %r10 4, %r8 5, %r9 6, with %rsp ==
+ * %rbp. Only caller-saved registers change. */
+void trigger_ustack_outer(void);
+__asm__(".text\n"
+        ".type trigger_ustack_inner, @function\n"
+        "trigger_ustack_inner:\n"
+        "  push %rbp\n"
+        "  mov %rsp, %rbp\n"
+        "  mov $1, %edi\n"
+        "  mov $2, %esi\n"
+        "  mov $3, %edx\n"
+        "  mov $4, %r10d\n"
+        "  mov $5, %r8d\n"
+        "  mov $6, %r9d\n"
+        "  mov $" DTX_STRINGIFY(SYS_getpid) ", %eax\n"
+        "  syscall\n"
+        "  pop %rbp\n"
+        "  ret\n"
+        ".size trigger_ustack_inner, . - trigger_ustack_inner\n"
+        ".type trigger_ustack_middle, @function\n"
+        "trigger_ustack_middle:\n"
+        "  push %rbp\n"
+        "  mov %rsp, %rbp\n"
+        "  call trigger_ustack_inner\n"
+        "  pop %rbp\n"
+        "  ret\n"
+        ".size trigger_ustack_middle, . - trigger_ustack_middle\n"
+        ".type trigger_ustack_outer, @function\n"
+        "trigger_ustack_outer:\n"
+        "  push %rbp\n"
+        "  xor %ebp, %ebp\n"
+        "  call trigger_ustack_middle\n"
+        "  pop %rbp\n"
+        "  ret\n"
+        ".size trigger_ustack_outer, . - trigger_ustack_outer\n");
+
+static int run_ustack(char **args, long n) {
+    (void)args;
+    for (long i = 0; i < n; i++)
+        trigger_ustack_outer();
+    return 0;
+}
+
 static int run_nanosleep(char **args, long n) {
     (void)args;
     for (long i = 0; i < n; i++)
@@ -135,6 +186,7 @@ static const struct Command kCommands[] = {
     {"sleep", "MS", "one nanosleep of MS milliseconds", 0, run_sleep},
     {"getpid", "N", "getpid, N times in a tight loop", 0, run_getpid},
     {"nanosleep", "N", "nanosleep of 1 microsecond, N times", 0, run_nanosleep},
+    {"ustack", "N", "getpid from known frames and registers, N times", 0, run_ustack},
 };
 
 static int usage(void) {

@@ -358,6 +358,39 @@ TEST(AggregationKeys, StacksCompareByTheirLittleEndianBytes) {
     EXPECT_EQ(compare_key_fields(KeyField::stack({7, 0}), KeyField::stack({7})), 0);
 }
 
+TEST(AggregationKeys, UserKeysCompareByProcessFirst) {
+    EXPECT_LT(compare_key_fields(KeyField::user_stack({9}, 1), KeyField::user_stack({1}, 2)), 0);
+    EXPECT_NE(compare_key_fields(KeyField::user_stack({7}, 1), KeyField::stack({7})), 0);
+    const auto function = SymbolForm::Function;
+    EXPECT_LT(compare_key_fields(KeyField::user_symbol(9, 1, function),
+                                 KeyField::user_symbol(1, 2, function)),
+              0);
+}
+
+// As dtrace rounds a ufunc() (func(), umod() ...) address to its function
+// (module), keys of one name are one key whatever their addresses.
+TEST(AggregationKeys, NamedSymbolsCompareByName) {
+    auto named = [](uint64_t address, SymbolForm form, std::string name) {
+        KeyField field = KeyField::user_symbol(address, 7, form);
+        field.text = std::move(name);
+        return field;
+    };
+    EXPECT_EQ(compare_key_fields(named(0x10, SymbolForm::Function, "a`f"),
+                                 named(0x20, SymbolForm::Function, "a`f")),
+              0);
+    EXPECT_LT(compare_key_fields(named(0x20, SymbolForm::Module, "a"),
+                                 named(0x10, SymbolForm::Module, "b")),
+              0);
+    // uaddr(): the address itself.
+    EXPECT_LT(compare_key_fields(named(0x10, SymbolForm::Address, "a`f+0x10"),
+                                 named(0x20, SymbolForm::Address, "a`f+0x10")),
+              0);
+    AggregationSnapshot snapshot = snapshot_of(count_function);
+    record(snapshot, {named(0x10, SymbolForm::Function, "a`f")}, 0);
+    record(snapshot, {named(0x20, SymbolForm::Function, "a`f")}, 0);
+    EXPECT_EQ(snapshot.values.size(), 1u);
+}
+
 TEST(AggregationKeys, KeyPositionChoosesTheFirstFieldCompared) {
     const AggregationKey a{KeyField::string("a"), KeyField::signed_integer(2)};
     const AggregationKey b{KeyField::string("b"), KeyField::signed_integer(1)};
@@ -675,6 +708,24 @@ TEST(AggregationPrint, SymbolKeysPrintLikeStrings) {
     };
     EXPECT_EQ(format_printa(snapshot, options),
               "\n  vmlinux`schedule                                          7                1\n");
+}
+
+TEST(AggregationPrint, UserKeysPrintThroughTheirProcess) {
+    AggregationSnapshot snapshot = snapshot_of(count_function);
+    KeyField function = KeyField::user_symbol(0x4010, 42, SymbolForm::Function);
+    function.text = "a.out`main"; // named by the consumer when it read the key
+    record(snapshot, {KeyField::user_stack({0x4010, 0x4020}, 42), function}, 0);
+    AggregationPrintOptions options;
+    options.name_address = [](const KeyField &field, uint64_t address) {
+        return std::to_string(field.pid) + (field.user ? " user " : " kernel ") +
+               std::to_string(address);
+    };
+    EXPECT_EQ(format_printa(snapshot, options),
+              "\n"
+              "\n"
+              "              42 user 16400\n"
+              "              42 user 16416\n"
+              "  a.out`main                                                        1\n");
 }
 
 TEST(AggregationPrint, JoinedPrintaShowsEachValue) {

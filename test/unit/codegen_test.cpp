@@ -21,6 +21,7 @@
 #include <gtest/gtest.h>
 #include <linux/bpf.h>
 
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -438,6 +439,68 @@ TEST(CodegenActions, StackframesOptionSetsTheDefaultDepth) {
     EXPECT_EQ(b->value(0, 0).size, (7u + 1) * 8);
 }
 
+// A user stack is its pid, then the frames and a 0 (trace::ValueKind::UserStack).
+TEST(CodegenActions, UstackRecordsItsPidFramesAndATerminator) {
+    auto b = compile("BEGIN { ustack(); ustack(5); ustack(2, 512); }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->value(0, 0).kind, ValueKind::UserStack);
+    EXPECT_EQ(b->value(0, 0).size, 8 + (100u + 1) * 8); // ustackframes' default
+    EXPECT_EQ(b->value(0, 1).size, 8 + (5u + 1) * 8);
+    EXPECT_EQ(b->value(0, 1).offset, kFirstValueOffset + 8 + 101 * 8);
+    EXPECT_EQ(b->value(0, 2).size, 8 + (2u + 1) * 8);
+}
+
+TEST(CodegenActions, UstackframesOptionSetsTheDefaultDepth) {
+    codegen::CompileOptions options;
+    options.ustackframes = 7;
+    auto b = compile("BEGIN { ustack(); stack(); }", options);
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->value(0, 0).size, 8 + (7u + 1) * 8);
+    EXPECT_EQ(b->value(0, 1).size, (20u + 1) * 8);
+}
+
+// User addresses are recorded with their pid; each function's value kind
+// says how the consumer names the address.
+TEST(CodegenActions, SymbolAddressesRecordWhatTheyName) {
+    auto b = compile("BEGIN { trace(usym(arg0)); trace(ufunc(arg0)); trace(umod(arg0));"
+                     " trace(uaddr(arg0)); trace(sym(arg0)); trace(func(arg0)); trace(mod(arg0));"
+                     " printf(\"%A %a\", usym(arg0), func(arg0)); }");
+    ASSERT_TRUE(b->compiled);
+    const ValueKind expected[] = {ValueKind::UserSymbol,   ValueKind::UserSymbol,
+                                  ValueKind::UserModule,   ValueKind::UserAddress,
+                                  ValueKind::KernelSymbol, ValueKind::KernelSymbol,
+                                  ValueKind::KernelModule};
+    uint32_t offset = kFirstValueOffset;
+    for (size_t i = 0; i < std::size(expected); i++) {
+        EXPECT_EQ(b->value(0, i).kind, expected[i]) << "action " << i;
+        EXPECT_EQ(b->value(0, i).offset, offset) << "action " << i;
+        offset += b->value(0, i).size;
+        EXPECT_EQ(b->value(0, i).size, i < 4 ? 16u : 8u) << "action " << i;
+    }
+    EXPECT_EQ(b->value(0, 7, 0).kind, ValueKind::UserSymbol);
+    EXPECT_EQ(b->value(0, 7, 1).kind, ValueKind::KernelSymbol);
+}
+
+// Only programs that record user addresses announce processes.
+TEST(CodegenActions, ProcessesMapOnlyWhereUserAddressesAreRecorded) {
+    codegen::CompileOptions options;
+    options.want_ir = true;
+    const std::string map = "@" + trace::ProgramDescription{}.processes_map + " =";
+    for (const char *text :
+         {"BEGIN { ustack(); }", "BEGIN { @[ustack(2)] = count(); }",
+          "BEGIN { trace(umod(arg0)); }", "BEGIN { @[uaddr(arg0)] = sum(1); }"}) {
+        auto b = compile(text, options);
+        ASSERT_TRUE(b->compiled);
+        EXPECT_NE(b->compiled->ir.find(map), std::string::npos) << text;
+    }
+    for (const char *text : {"BEGIN { stack(); trace(ustackdepth + uregs[R_PC]); }",
+                             "BEGIN { this->a = usym(arg0); trace(this->a + 1); }"}) {
+        auto b = compile(text, options);
+        ASSERT_TRUE(b->compiled);
+        EXPECT_EQ(b->compiled->ir.find(map), std::string::npos) << text;
+    }
+}
+
 // The mask has bit i for actions[i]: an action on a branch not taken gets no
 // bit but keeps its place (and bit) in the record.
 TEST(CodegenActions, EveryActionOfEitherBranchIsDescribed) {
@@ -616,6 +679,21 @@ TEST(CodegenAggregations, StringKeysTakeRoundedStrsize) {
     ASSERT_TRUE(b->compiled);
     EXPECT_EQ(b->aggregation("k")->key_fields.at(0).size, 104u);
     EXPECT_EQ(b->aggregation("k")->key_fields.at(1).offset, 104u);
+}
+
+TEST(CodegenAggregations, UserStackAndSymbolKeysHoldTheirPid) {
+    auto b = compile("BEGIN { @k[ustack(), ufunc(arg0), stack(), umod(arg0)] = count(); }");
+    ASSERT_TRUE(b->compiled);
+    const auto &fields = b->aggregation("k")->key_fields;
+    ASSERT_EQ(fields.size(), 4u);
+    EXPECT_EQ(fields[0].kind, ValueKind::UserStack);
+    EXPECT_EQ(fields[0].size, 8 + (100u + 1) * 8); // the pid, the frames and a 0
+    EXPECT_EQ(fields[1].kind, ValueKind::UserSymbol);
+    EXPECT_EQ(fields[1].offset, fields[0].size);
+    EXPECT_EQ(fields[1].size, 16u);
+    EXPECT_EQ(fields[2].kind, ValueKind::KernelStack);
+    EXPECT_EQ(fields[3].kind, ValueKind::UserModule);
+    EXPECT_EQ(fields[3].offset, fields[2].offset + fields[2].size);
 }
 
 TEST(CodegenAggregations, EachHasItsOwnMap) {
@@ -883,6 +961,27 @@ TEST(CodegenKernel, EverythingLoadsInEveryProvidersPrograms) {
     EXPECT_FALSE(error) << *error;
 }
 
+// User stacks, symbols and registers in every program type that runs clauses:
+// raw_tp (BEGIN, syscall), perf_event (profile) and syscall (tick, without a
+// stack context).
+TEST(CodegenKernel, UserStacksAndRegistersLoadInEveryProvidersPrograms) {
+    if (geteuid() != 0)
+        GTEST_SKIP() << "skipped: loading BPF programs needs root";
+    auto b = compile_with_providers(
+        "BEGIN, syscall::getpid:entry, profile:::profile-97, profile:::tick-1s\n"
+        "{\n"
+        "\tustack();\n"
+        "\t@u[ustack(3), usym(uregs[R_PC]), umod(uregs[R_SP])] = count();\n"
+        "\t@a[uaddr(uregs[R_PC]), ufunc(arg0)] = sum(ustackdepth);\n"
+        "\ttrace(uregs[arg0 & 31]);\n"
+        "\tprintf(\"%A %k\\n\", uaddr(uregs[R_PC]), ustack(2));\n"
+        "}\n");
+    ASSERT_TRUE(b->compiled);
+    trace::BpfObject object({.error_log_lines = 60});
+    std::optional<std::string> error = load(object, *b->compiled);
+    EXPECT_FALSE(error) << *error;
+}
+
 // Runs the BEGIN program once and returns the records it wrote.
 std::vector<std::vector<char>> run_begin(trace::BpfObject &object,
                                          const codegen::CompiledProgram &compiled) {
@@ -970,6 +1069,29 @@ TEST(CodegenKernel, QuietAggregationOnlyClauseWritesNoRecord) {
     EXPECT_TRUE(run_begin(object, *b->compiled).empty());
 }
 
+// BEGIN runs in dtx's own process: its first user address announces it, once.
+TEST(CodegenKernel, UserAddressesAnnounceTheirProcessOnce) {
+    if (geteuid() != 0)
+        GTEST_SKIP() << "skipped: loading BPF programs needs root";
+    auto b = compile("BEGIN { ustack(4); trace(usym(uregs[R_PC])); trace(uregs[15]); }");
+    ASSERT_TRUE(b->compiled);
+    trace::BpfObject object({.error_log_lines = 60});
+    std::optional<std::string> error = load(object, *b->compiled);
+    ASSERT_FALSE(error) << *error;
+    std::vector<std::vector<char>> records = run_begin(object, *b->compiled);
+    ASSERT_EQ(records.size(), 2u);
+    auto announced = read_at<trace::ProcessRecord>(records[0], 0);
+    EXPECT_EQ(announced.header.epid, trace::kProcessRecordEpid);
+    EXPECT_EQ(announced.pid, uint32_t(getpid()));
+    const std::vector<char> &record = records[1];
+    EXPECT_EQ(read_at<uint64_t>(record, b->value(0, 0).offset), uint64_t(getpid()));
+    EXPECT_NE(read_at<uint64_t>(record, b->value(0, 0).offset + 8), 0u); // a frame
+    EXPECT_EQ(read_at<uint64_t>(record, b->value(0, 1).offset), uint64_t(getpid()));
+    // The program ran from the bpf() system call: uregs[15] is orig_rax, its number.
+    EXPECT_EQ(read_at<int64_t>(record, b->value(0, 2).offset), SYS_bpf);
+    EXPECT_EQ(run_begin(object, *b->compiled).size(), 1u); // no second announcement
+}
+
 // What the consumer prints at exit once BEGIN has run.
 std::string printed_at_exit(trace::BpfObject &object, const Build &b) {
     char *text = nullptr;
@@ -983,6 +1105,52 @@ std::string printed_at_exit(trace::BpfObject &object, const Build &b) {
     std::string printed(text, size);
     std::free(text);
     return printed;
+}
+
+// The consumer hears of the process from its ProcessRecord, and names user
+// keys through it; ufunc() keys of one function are one key, however their
+// addresses differ (the namer here names every address "fn").
+TEST(CodegenKernel, ConsumerNamesUserKeysThroughTheirProcess) {
+    if (geteuid() != 0)
+        GTEST_SKIP() << "skipped: loading BPF programs needs root";
+    auto b = compile("BEGIN { @s[ustack(1)] = count(); @f[ufunc(uregs[R_PC])] = count();"
+                     " @f[ufunc(uregs[R_PC] + 1)] = count(); @m[umod(arg0)] = count(); }");
+    ASSERT_TRUE(b->compiled);
+    trace::BpfObject object({.error_log_lines = 60});
+    std::optional<std::string> error = load(object, *b->compiled);
+    ASSERT_FALSE(error) << *error;
+    std::vector<std::vector<char>> records = run_begin(object, *b->compiled);
+    ASSERT_EQ(records.size(), 1u); // the announcement only: aggregations write no record
+
+    std::vector<uint32_t> remembered;
+    trace::ConsumerOptions options;
+    options.remember_process = [&](uint32_t pid) { remembered.push_back(pid); };
+    const uint64_t self = uint64_t(getpid());
+    options.print.name_address = [self](const trace::KeyField &field, uint64_t) -> std::string {
+        if (!field.user || field.pid != self)
+            return "wrong process";
+        if (field.kind == trace::KeyFieldKind::Stack)
+            return "frame";
+        return field.form == trace::SymbolForm::Module ? "mod" : "mod`fn";
+    };
+    char *text = nullptr;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    {
+        trace::Consumer consumer(b->description(), object, b->probes, options, out, stderr);
+        consumer.consume(std::as_bytes(std::span(records[0])));
+        EXPECT_EQ(remembered, std::vector<uint32_t>{uint32_t(self)});
+        consumer.finish();
+    }
+    std::fclose(out);
+    std::string printed(text, size);
+    std::free(text);
+    EXPECT_EQ(printed, "\n"
+                       "\n"
+                       "              frame\n"
+                       "                1\n"
+                       "  mod`fn                                                            2\n"
+                       "  mod                                                               1\n");
 }
 
 // Unkeyed aggregations' slots exist before anything is recorded: only those

@@ -542,6 +542,18 @@ TEST(PrintfFormat, UserSymbolUsesTargetOrRecordedPid) {
               "pid1234`16 pid99`32");
 }
 
+// usym() and friends are integers in D: only %A names them.
+TEST(PrintfFormat, UserAddressIsAnIntegerToOtherConversions) {
+    FormatContext context;
+    context.symbols.user = [](uint32_t pid, uint64_t address) {
+        return "pid" + std::to_string(pid) + "`" + std::to_string(address);
+    };
+    EXPECT_EQ(
+        printf_with(context, "%x %d %A",
+                    {UserAddressValue{9, 0x4a}, UserAddressValue{9, 7}, UserAddressValue{9, 7}}),
+        "4a 7 pid9`7");
+}
+
 TEST(PrintfFormat, KernelStack) {
     FormatContext context;
     context.symbols.kernel = [](uint64_t pc) { return "k`f" + std::to_string(pc); };

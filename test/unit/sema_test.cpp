@@ -359,6 +359,36 @@ TEST(SemaExpressions, SubroutineResultTypes) {
     EXPECT_EQ(type_of("stack(5)"), "stack");
 }
 
+// What a symbol address or stack names travels with its type, so that
+// aggregation keys laid out from types print as their functions say.
+TEST(SemaExpressions, SymbolAndStackResultsSayWhatTheyName) {
+    auto result = [](const std::string &expr) {
+        auto c = check("BEGIN { trace(" + expr + "); }");
+        EXPECT_FALSE(c->diags.has_errors()) << ::testing::PrintToString(errors(*c));
+        return *resolve(traced(*c).type); // a copy: the type table goes with `c`
+    };
+    EXPECT_EQ(result("usym(arg0)").symbolization, Symbolization::User);
+    EXPECT_EQ(result("usym(arg0)").symbol_form, SymbolForm::Function);
+    EXPECT_EQ(result("ufunc(arg0)").symbol_form, SymbolForm::Function);
+    EXPECT_EQ(result("umod(arg0)").symbol_form, SymbolForm::Module);
+    EXPECT_EQ(result("uaddr(arg0)").symbol_form, SymbolForm::Address);
+    EXPECT_EQ(result("sym(arg0)").symbolization, Symbolization::Kernel);
+    EXPECT_EQ(result("func(arg0)").symbol_form, SymbolForm::Function);
+    EXPECT_EQ(result("mod(arg0)").symbol_form, SymbolForm::Module);
+    EXPECT_EQ(result("ustack(3)").kind, TypeKind::Stack);
+    EXPECT_EQ(result("ustack(3)").symbolization, Symbolization::User);
+    EXPECT_EQ(result("stack(3)").symbolization, Symbolization::None);
+    EXPECT_EQ(type_of("ustack()"), "stack");
+}
+
+TEST(SemaExpressions, UregsIndexesThePtRegsSlots) {
+    EXPECT_EQ(errors("BEGIN { trace(uregs[R_SS] + uregs[0] + uregs[arg0]); }"), Codes{});
+    EXPECT_EQ(errors("BEGIN { trace(uregs[21]); }"), Codes{"D_UREGS_IDX@1:15"});
+    EXPECT_EQ(errors("BEGIN { trace(uregs[-1]); }"), Codes{"D_UREGS_IDX@1:15"});
+    auto c = check("BEGIN { trace(uregs[R_SS + 1]); }");
+    EXPECT_EQ(only_diagnostic(*c).message, "uregs[21] does not exist: uregs[0] to uregs[20] do");
+}
+
 TEST(SemaExpressions, SizeofAndConstantFolding) {
     EXPECT_EQ(value_of("sizeof(int)"), 4);
     EXPECT_EQ(value_of("sizeof(uint64_t) * 8"), 64);
@@ -543,6 +573,8 @@ TEST(SemaAggregations, CannotChangeFunctionOrKeys) {
     EXPECT_EQ(errors("BEGIN { @a = count(); }\nEND { @a = sum(1); }"), Codes{"D_AGG_REDEF@2:12"});
     EXPECT_EQ(errors("BEGIN { @a[1] = count(); @a[\"x\"] = count(); }"), Codes{"D_PROTO_ARG@1:29"});
     EXPECT_EQ(errors("BEGIN { @a[1] = count(); @a[1, 2] = count(); }"), Codes{"D_PROTO_LEN@1:26"});
+    EXPECT_EQ(errors("BEGIN { @a[stack()] = count(); @a[ustack()] = count(); }"),
+              Codes{"D_PROTO_ARG@1:35"});
 }
 
 TEST(SemaAggregations, AggregationIsNotAValue) {

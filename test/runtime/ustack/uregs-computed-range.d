@@ -1,0 +1,13 @@
+/* dtx-args: -q */
+/* A computed uregs[] index out of range is an illegal operation. */
+
+BEGIN
+{
+	this->i = 21;
+	trace(uregs[this->i]);
+}
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,18 @@
+/* dtx-args: -q -c '@TRIGGER@ ustack 1 sleep 20' */
+/*
+ * uregs[]: the user registers saved at the system call. dtx-trigger's ustack
+ * command sets the argument registers to 1 .. 6 and makes getpid (39, in
+ * orig_rax, slot 15) with %rsp equal to %rbp.
+ */
+
+syscall::getpid:entry
+/pid == $target/
+{
+	printf("rdi %d rsi %d rdx %d r10 %d r8 %d r9 %d\n", uregs[R_RDI], uregs[R_RSI],
+	    uregs[R_RDX], uregs[R_R10], uregs[R_R8], uregs[R_R9]);
+	printf("orig_rax %d, sp == fp %d, rcx == pc %d, rip == pc %d\n", uregs[15],
+	    uregs[R_SP] == uregs[R_FP], uregs[R_RCX] == uregs[R_PC], uregs[R_RIP] == uregs[R_PC]);
+	this->pc = R_PC;
+	printf("%A\n", uaddr(uregs[this->pc]));
+	printf("%s\n", ufunc(uregs[R_PC]) == uregs[R_PC] ? "ufunc is the address" : "?");
+}
