@@ -173,7 +173,7 @@ int list_probes(std::span<const std::unique_ptr<Provider>> providers,
         if (!verbose)
             continue;
         for (const auto &provider : providers)
-            if (provider->name() == name.provider)
+            if (provider->owns(name.provider))
                 print_probe_details(out, *provider, probe);
     }
     std::fflush(out);

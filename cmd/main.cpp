@@ -80,14 +80,6 @@ int run(const dtx::cmd::Options &options) {
     // probes or types this machine cannot resolve can still be inspected.
     if (options.compile_only && options.dump_stages == std::vector<std::string>{"ast"})
         return kExitSuccess;
-    if (options.list) {
-        int status = dtx::cmd::list_probes(dtx::providers::make_providers(),
-                                           dtx::cmd::probe_filters(program, loaded.sources),
-                                           options.verbose, out, stderr);
-        if (out != stdout)
-            std::fclose(out);
-        return status;
-    }
     // Target processes before compiling, so that $target is known; the -c
     // command waits before exec until tracing has started.
     if (options.commands.size() > 1)
@@ -105,6 +97,23 @@ int run(const dtx::cmd::Options &options) {
     if (target_problem) {
         std::cerr << "dtx: " << *target_problem << '\n';
         return kExitError;
+    }
+    if (options.list) {
+        // Listed with the targets' user-space probes; a held -c command is
+        // killed unrun when `targets` goes.
+        std::vector<dtx::cmd::ProbeFilter> filters =
+            dtx::cmd::probe_filters(program, loaded.sources);
+        if (std::optional<pid_t> target = targets.target_pid())
+            for (dtx::cmd::ProbeFilter &filter : filters)
+                for (std::string *field : {&filter.pattern.provider, &filter.pattern.module,
+                                           &filter.pattern.function, &filter.pattern.name})
+                    for (size_t at; (at = field->find("$target")) != std::string::npos;)
+                        field->replace(at, 7, std::to_string(*target));
+        int status = dtx::cmd::list_probes(dtx::providers::make_providers({&targets}), filters,
+                                           options.verbose, out, stderr);
+        if (out != stdout)
+            std::fclose(out);
+        return status;
     }
 
     dtx::trace::SessionOptions session_options;

@@ -5,6 +5,7 @@
 #include "libtrace/bpf_object.h"
 #include "libtrace/consumer.h"
 #include "libtrace/kernel_symbols.h"
+#include "libtrace/user_symbols.h"
 #include "libtrace/vmlinux_btf.h"
 #include "providers/provider.h"
 
@@ -94,7 +95,7 @@ int run_program(int fd) {
 
 Session::Session(SessionOptions options) : options_(std::move(options)) {
     quiet_ = options_.quiet;
-    providers_ = providers::make_providers();
+    providers_ = providers::make_providers({options_.targets, elf_files_});
     for (auto &provider : providers_)
         if (provider->name() == "dtrace")
             provider->list(probes_); // BEGIN, END, ERROR get IDs 1, 2, 3
@@ -148,6 +149,11 @@ bool Session::apply_option(const std::string &name, const std::string &value, st
         if (!number(frames))
             return false;
         compile_options_.stackframes = uint32_t(std::clamp<size_t>(frames, 1, 127));
+    } else if (name == "ustackframes") {
+        size_t frames = 0;
+        if (!number(frames))
+            return false;
+        compile_options_.ustackframes = uint32_t(std::clamp<size_t>(frames, 1, 127));
     } else if (name == "zdefs")
         options_.zero_matches_allowed = true;
     else if (name == "defaultargs")
@@ -187,7 +193,7 @@ sema::ClauseArguments Session::clause_arguments(std::span<const Probe *const> pr
         if (cached == probe_arguments_.end()) {
             std::vector<ProbeArgument> arguments;
             for (auto &provider : providers_)
-                if (provider->name() == probe.name.provider)
+                if (provider->owns(probe.name.provider))
                     arguments = provider->arguments(probe);
             cached = probe_arguments_.emplace(probe.id, std::move(arguments)).first;
         }
@@ -246,15 +252,22 @@ bool Session::compile(ast::Program &program, std::span<const ProgramUnit> units,
                 expand_macros(description.function, options_.macro_arguments, options_.target_pid),
                 expand_macros(description.name, options_.macro_arguments, options_.target_pid)};
             std::vector<const Probe *> found;
+            bool malformed = false;
             for (auto &provider : providers_)
-                if (auto problem = provider->match(pattern, probes_, found))
+                if (auto problem = provider->match(pattern, probes_, found)) {
                     diags.error("D_PROBE_SPEC", description.range, *problem);
-            if (found.empty() && !options_.zero_matches_allowed)
-                diags
-                    .error("D_PDESC_ZERO", description.range,
-                           "probe description " + description.text + " does not match any probes")
-                    .hints.push_back("dtx -l lists the probes; -Z permits descriptions that "
+                    malformed = true;
+                }
+            if (found.empty() && !malformed && !options_.zero_matches_allowed) {
+                Diagnostic &zero = diags.error("D_PDESC_ZERO", description.range,
+                                               "probe description " + description.text +
+                                                   " does not match any probes");
+                for (auto &provider : providers_)
+                    if (auto why = provider->explain_no_match(pattern))
+                        zero.hints.push_back(*why);
+                zero.hints.push_back("dtx -l lists the probes; -Z permits descriptions that "
                                      "match nothing");
+            }
             for (const Probe *probe : found)
                 if (std::find(clause_probes[c].begin(), clause_probes[c].end(), probe) ==
                     clause_probes[c].end())
@@ -284,16 +297,20 @@ bool Session::compile(ast::Program &program, std::span<const ProgramUnit> units,
         return false;
 
     // One set of trampolines per provider, for the probes it owns.
-    std::map<std::string, std::vector<const Probe *>> enabled;
+    std::map<providers::Provider *, std::vector<const Probe *>> enabled;
     for (const auto &probes : clause_probes)
-        for (const Probe *probe : probes) {
-            auto &list = enabled[probe->name.provider];
-            if (std::find(list.begin(), list.end(), probe) == list.end())
-                list.push_back(probe);
-        }
+        for (const Probe *probe : probes)
+            for (auto &provider : providers_) {
+                if (!provider->owns(probe->name.provider))
+                    continue;
+                auto &list = enabled[provider.get()];
+                if (std::find(list.begin(), list.end(), probe) == list.end())
+                    list.push_back(probe);
+                break;
+            }
     std::vector<codegen::TrampolineSpec> specs;
     for (auto &provider : providers_) {
-        auto it = enabled.find(std::string(provider->name()));
+        auto it = enabled.find(provider.get());
         if (it == enabled.end())
             continue;
         for (providers::Trampoline &t : provider->trampolines(it->second)) {
@@ -368,6 +385,11 @@ int Session::run() {
         std::fprintf(options_.err, "dtx: %s\n", error->to_string().c_str());
         return 1;
     }
+    for (const providers::Trampoline &t : trampolines_)
+        if (t.expected_attach_type)
+            if (bpf_program *program = object.program(t.spec.program_name))
+                bpf_program__set_expected_attach_type(program,
+                                                      bpf_attach_type(*t.expected_attach_type));
     if (bpf_map *dctx = object.map(description.clause_context_map))
         bpf_map__set_max_entries(dctx, uint32_t(std::max(libbpf_num_possible_cpus(), 1)));
     uint64_t walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
@@ -436,7 +458,10 @@ int Session::run() {
             continue;
         }
         providers::AttachContext context{fd, object, attachments};
-        if (auto problem = t.attach(context)) {
+        std::optional<std::string> problem = t.attach(context);
+        for (const std::string &warning : context.warnings)
+            std::fprintf(options_.err, "dtx: %s\n", warning.c_str());
+        if (problem) {
             std::fprintf(options_.err, "dtx: %s\n", problem->c_str());
             return 1;
         }
@@ -449,23 +474,52 @@ int Session::run() {
     consumer_options.print.sort.aggregation_position = sort_position_;
     consumer_options.print.sort.key_position = sort_key_position_;
     auto symbols = std::make_shared<std::optional<KernelSymbolTable>>();
-    auto kernel_name = [symbols](uint64_t address) -> std::string {
+    auto kernel_table = [symbols]() -> const KernelSymbolTable * {
         if (!symbols->has_value()) {
             KernelSymbolTableResult loaded = KernelSymbolTable::load();
             if (auto *table = std::get_if<KernelSymbolTable>(&loaded))
                 symbols->emplace(std::move(*table));
         }
-        if (symbols->has_value())
-            return (*symbols)->format(address);
+        return symbols->has_value() ? &**symbols : nullptr;
+    };
+    auto kernel_name = [kernel_table](uint64_t address) -> std::string {
+        if (const KernelSymbolTable *table = kernel_table())
+            return table->format(address);
         char text[32];
         std::snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(address));
         return text;
     };
-    consumer_options.print.name_address = [kernel_name](const KeyField &,
-                                                        uint64_t address) -> std::string {
-        return kernel_name(address);
+    // A process's modules are read when it is announced (ProcessRecord), so
+    // that its addresses are named after it exits.
+    auto user_symbols = std::make_shared<UserSymbols>(elf_files_);
+    consumer_options.remember_process = [user_symbols](uint32_t pid) {
+        user_symbols->remember(pid_t(pid));
+    };
+    consumer_options.print.name_address = [kernel_table, kernel_name,
+                                           user_symbols](const KeyField &field,
+                                                         uint64_t address) -> std::string {
+        SymbolForm form = field.kind == KeyFieldKind::Symbol ? field.form : SymbolForm::Address;
+        if (field.user) {
+            auto pid = pid_t(field.pid);
+            return form == SymbolForm::Function ? user_symbols->function(pid, address)
+                   : form == SymbolForm::Module ? user_symbols->module(pid, address)
+                                                : user_symbols->format(pid, address);
+        }
+        const KernelSymbolTable *table = kernel_table();
+        std::optional<KernelSymbol> symbol;
+        if (table && form != SymbolForm::Address)
+            symbol = table->resolve(address);
+        if (!symbol)
+            return kernel_name(address);
+        std::string module(symbol->module);
+        return form == SymbolForm::Module ? module : module + "`" + std::string(symbol->name);
     };
     consumer_options.format.symbols.kernel = kernel_name;
+    consumer_options.format.symbols.user = [user_symbols](uint32_t pid, uint64_t address) {
+        return user_symbols->format(pid_t(pid), address);
+    };
+    if (options_.target_pid)
+        consumer_options.format.target_pid = uint32_t(*options_.target_pid);
     Consumer consumer(description, object, probes_, consumer_options, options_.out,
                       options_.err);
 

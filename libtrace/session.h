@@ -9,6 +9,7 @@
 
 #include "codegen/compile.h"
 #include "codegen/sema.h"
+#include "libtrace/elf_file.h"
 #include "libtrace/probe.h"
 #include "libtrace/target.h"
 #include "parser/ast.h"
@@ -82,6 +83,8 @@ private:
     bool sort_by_key_ = false, sort_reverse_ = false;
     size_t sort_position_ = 0, sort_key_position_ = 0;
     ProbeTable probes_;
+    // The ELF files the pid and usdt providers and user symbols read, each once.
+    std::shared_ptr<ElfFileCache> elf_files_ = std::make_shared<ElfFileCache>();
     std::vector<std::unique_ptr<providers::Provider>> providers_;
     std::vector<providers::Trampoline> trampolines_;
     std::unique_ptr<codegen::CompiledProgram> compiled_;

@@ -164,6 +164,7 @@ std::optional<std::string> TargetProcesses::start_command(const std::vector<std:
     }
     processes_.insert(processes_.begin(), std::move(process));
     command_name_ = name;
+    command_path_ = path;
     release_socket_ = std::move(release_write);
     exec_error_pipe_ = std::move(error_read);
     return std::nullopt;
@@ -202,6 +203,20 @@ std::optional<pid_t> TargetProcesses::target_pid() const {
     if (processes_.empty())
         return std::nullopt;
     return processes_.front().pid;
+}
+
+std::vector<pid_t> TargetProcesses::pids() const {
+    std::vector<pid_t> pids;
+    for (const Process &process : processes_)
+        pids.push_back(process.pid);
+    return pids;
+}
+
+std::optional<std::string> TargetProcesses::held_executable(pid_t pid) const {
+    if (!release_socket_ || processes_.empty() || !processes_.front().created ||
+        processes_.front().pid != pid)
+        return std::nullopt;
+    return command_path_;
 }
 
 std::optional<std::string> TargetProcesses::release_command() {

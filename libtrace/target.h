@@ -42,6 +42,11 @@ public:
 
     // $target: the command's pid, else the first grabbed process.
     std::optional<pid_t> target_pid() const;
+    // Every target's pid, the command first.
+    std::vector<pid_t> pids() const;
+    // The file the command `pid` will execute, while it is held before exec
+    // (its maps are still dtx's); nullopt for any other pid.
+    std::optional<std::string> held_executable(pid_t pid) const;
 
     // Lets the held command exec (nothing when there is none). The message says
     // why exec failed; the command has then exited.
@@ -65,6 +70,7 @@ private:
     };
     std::vector<Process> processes_;
     std::string command_name_;
+    std::string command_path_; // the file the command executes
     UniqueFd release_socket_;  // dtx's end: a byte lets the held command exec
     UniqueFd exec_error_pipe_; // read end: the errno of a failed exec; EOF on success
 };

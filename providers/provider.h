@@ -8,7 +8,9 @@
 #include "codegen/trampoline.h"
 #include "libtrace/attach.h"
 #include "libtrace/bpf_object.h"
+#include "libtrace/elf_file.h"
 #include "libtrace/probe.h"
+#include "libtrace/target.h"
 
 #include <functional>
 #include <memory>
@@ -36,6 +38,9 @@ struct AttachContext {
     int program_fd = -1;
     trace::BpfObject &object;
     trace::AttachmentSet &attachments;
+    // What attach() left out and why, for the session to print as warnings
+    // ("probe 'pid12:libc.so.6:f:entry' left out: ...").
+    std::vector<std::string> warnings{};
 };
 
 // DTrace's stability levels and dependency classes, each in increasing order:
@@ -68,6 +73,9 @@ struct ProviderAttributes {
 struct Trampoline {
     codegen::TrampolineSpec spec;
     Activation activation = Activation::Attached;
+    // The program's expected_attach_type when its section does not imply it
+    // (uprobe_multi programs, which libbpf 1.1 has no section name for).
+    std::optional<uint32_t> expected_attach_type;
     // Hooks the loaded program up; returns an error message naming the probe.
     std::function<std::optional<std::string>(AttachContext &)> attach;
 };
@@ -76,6 +84,9 @@ class Provider {
 public:
     virtual ~Provider() = default;
     virtual std::string_view name() const = 0;
+    // Whether probes whose provider field is `provider` are this provider's:
+    // its name, or for per-process providers the name with a pid (pid123).
+    virtual bool owns(std::string_view provider) const { return provider == name(); }
 
     // Adds to `out` every probe of this provider that `pattern` matches,
     // creating on demand probes that exist once named (tick-5s). An error
@@ -97,6 +108,19 @@ public:
 
     // The entry programs for the probes of this provider that clauses enable.
     virtual std::vector<Trampoline> trampolines(std::span<const trace::Probe *const> enabled) = 0;
+
+    // Why `pattern` matched none of this provider's probes, when the provider
+    // can say more than "no match" (the module or function it names does not
+    // exist, and which do); nullopt otherwise.
+    virtual std::optional<std::string> explain_no_match(const ProbePattern &) { return std::nullopt; }
+};
+
+// What providers of user-space probes need from the session: the -c and -p
+// processes (for -l and for globbed provider names) and the parsed ELF files
+// they share.
+struct ProviderContext {
+    const trace::TargetProcesses *targets = nullptr;
+    std::shared_ptr<trace::ElfFileCache> elf_files = std::make_shared<trace::ElfFileCache>();
 };
 
 // Whether a probe description's name field could name a kernel tracepoint
@@ -115,6 +139,6 @@ inline bool could_name_kernel_event(std::string_view field) {
 
 // The registered providers, in listing order; the dtrace provider first so
 // that BEGIN, END and ERROR get IDs 1, 2 and 3.
-std::vector<std::unique_ptr<Provider>> make_providers();
+std::vector<std::unique_ptr<Provider>> make_providers(const ProviderContext &context = {});
 
 } // namespace dtx::providers

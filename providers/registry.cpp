@@ -2,13 +2,15 @@
 
 namespace dtx::providers {
 
-std::vector<std::unique_ptr<Provider>> make_providers() {
+std::vector<std::unique_ptr<Provider>> make_providers(const ProviderContext &context) {
     std::vector<std::unique_ptr<Provider>> providers;
     providers.push_back(make_dtrace_provider()); // first: BEGIN, END, ERROR are IDs 1, 2, 3
     providers.push_back(make_profile_provider());
     providers.push_back(make_syscall_provider());
     providers.push_back(make_sdt_provider());
     providers.push_back(make_rawtp_provider());
+    providers.push_back(make_pid_provider(context));
+    providers.push_back(make_usdt_provider(context));
     return providers;
 }
 

@@ -10,5 +10,7 @@ std::unique_ptr<Provider> make_profile_provider();
 std::unique_ptr<Provider> make_syscall_provider();
 std::unique_ptr<Provider> make_sdt_provider();
 std::unique_ptr<Provider> make_rawtp_provider();
+std::unique_ptr<Provider> make_pid_provider(const ProviderContext &context);
+std::unique_ptr<Provider> make_usdt_provider(const ProviderContext &context);
 
 } // namespace dtx::providers

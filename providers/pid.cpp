@@ -1,0 +1,239 @@
+// The pid provider: function boundaries and instructions of one process.
+//   pidPID:MODULE:FUNCTION:entry    the function's first instruction
+//   pidPID:MODULE:FUNCTION:return   its return (a uretprobe)
+//   pidPID:MODULE:FUNCTION:OFFSET   the instruction at hex OFFSET in it
+// MODULE is "a.out" (the executable), a module's basename ("libc.so.6") or
+// its path; FUNCTION a symbol of .symtab/.dynsym or a PLT stub of the module
+// ("malloc@plt": that module's calls of malloc), with an optional version
+// ("malloc@@GLIBC_2.2.5"). Probes exist once a description names them with a
+// pid (pid$target, pid123), as in DTrace; globs in MODULE and FUNCTION create
+// every match, an empty or globbed name both entry and return. A probe's
+// module field is the module's basename.
+//
+// entry: arg0..arg5 from the argument registers, arg6..arg9 from the stack;
+// return: arg0 = the address returned to, arg1 = the return value.
+// The uprobe itself is shared by every process tracing the same file offset;
+// see uprobe.h for how each process's clauses run only for it.
+#include "providers/registry.h"
+#include "providers/target_modules.h"
+#include "providers/uprobe.h"
+#include "providers/x86_instructions.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <set>
+
+namespace dtx::providers {
+
+namespace {
+
+constexpr std::string_view kPrefix = "pid";
+
+// What a probe name field asks for.
+struct NameRequest {
+    bool entry = false, ret = false;
+    std::optional<uint64_t> offset; // an instruction probe
+};
+
+std::optional<NameRequest> parse_name(std::string_view name) {
+    NameRequest request;
+    if (name.empty() || trace::has_glob(name)) {
+        request.entry = trace::glob_match(name, "entry");
+        request.ret = trace::glob_match(name, "return");
+        if (!request.entry && !request.ret)
+            return std::nullopt;
+        return request;
+    }
+    if (name == "entry") {
+        request.entry = true;
+        return request;
+    }
+    if (name == "return") {
+        request.ret = true;
+        return request;
+    }
+    uint64_t offset = 0;
+    std::string_view digits = name.starts_with("0x") ? name.substr(2) : name;
+    auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), offset, 16);
+    if (digits.empty() || error != std::errc() || end != digits.data() + digits.size())
+        return std::nullopt;
+    request.offset = offset;
+    return request;
+}
+
+std::string hex(uint64_t value) {
+    char text[24];
+    auto [end, error] = std::to_chars(text, text + sizeof text, value, 16);
+    return std::string(text, end);
+}
+
+class PidProvider final : public Provider {
+public:
+    explicit PidProvider(const ProviderContext &context) : modules_(context) {}
+
+    std::string_view name() const override { return kPrefix; }
+    bool owns(std::string_view provider) const override {
+        return pid_after_prefix(provider, kPrefix).has_value();
+    }
+
+    std::optional<std::string> match(const ProbePattern &pattern, trace::ProbeTable &table,
+                                     std::vector<const trace::Probe *> &out) override {
+        std::optional<pid_t> pid = pid_after_prefix(pattern.provider, kPrefix);
+        if (!pid)
+            return std::nullopt;
+        std::optional<NameRequest> request = parse_name(pattern.name);
+        if (!request)
+            return std::nullopt;
+        auto modules = modules_.of(*pid);
+        if (auto *error = std::get_if<std::string>(&modules))
+            return "probe '" + describe(pattern) + "': " + *error;
+        for (const trace::ProcessModule &module :
+             *std::get<const std::vector<trace::ProcessModule> *>(modules)) {
+            if (!module.matches(pattern.module))
+                continue;
+            auto file = modules_.file(module);
+            if (auto *error = std::get_if<std::string>(&file)) {
+                if (trace::has_glob(pattern.module) || pattern.module.empty())
+                    continue; // an unreadable module among many is not the one asked for
+                return "probe '" + describe(pattern) + "': " + *error;
+            }
+            const auto &elf = *std::get<std::shared_ptr<const trace::ElfFile>>(file);
+            for (const trace::ElfFunction *function : functions(elf, pattern.function)) {
+                std::optional<uint64_t> entry = elf.file_offset(function->address);
+                if (!entry)
+                    continue;
+                auto add = [&](std::string kind, UprobeArguments arguments, uint64_t offset) {
+                    trace::ProbeName name{"pid" + std::to_string(*pid), module.name(),
+                                          function->name, std::move(kind)};
+                    const trace::Probe *probe = table.find(name);
+                    if (!probe) {
+                        auto data = std::make_shared<UprobeProbeData>();
+                        data->arguments = arguments;
+                        data->pid = *pid;
+                        data->sites.push_back({{module.open_path, offset, 0}, {}});
+                        probe = &table.add(std::move(name), std::move(data));
+                    }
+                    if (std::find(out.begin(), out.end(), probe) == out.end())
+                        out.push_back(probe);
+                };
+                if (request->entry)
+                    add("entry", UprobeArguments::Entry, *entry);
+                if (request->ret)
+                    add("return", UprobeArguments::Return, *entry);
+                if (request->offset) {
+                    if (auto problem =
+                            check_offset(module.open_path, *function, *entry, *request->offset))
+                        return "probe '" + describe(pattern) + "': " + *problem;
+                    add(hex(*request->offset), UprobeArguments::Entry, *entry + *request->offset);
+                }
+            }
+        }
+        return std::nullopt;
+    }
+
+    std::optional<std::string> explain_no_match(const ProbePattern &pattern) override {
+        std::optional<pid_t> pid = pid_after_prefix(pattern.provider, kPrefix);
+        if (!pid || !parse_name(pattern.name))
+            return std::nullopt;
+        auto modules = modules_.of(*pid);
+        if (std::holds_alternative<std::string>(modules))
+            return std::nullopt;
+        std::string names;
+        bool any_module = false;
+        for (const trace::ProcessModule &module :
+             *std::get<const std::vector<trace::ProcessModule> *>(modules)) {
+            names += (names.empty() ? "" : ", ") +
+                     (module.main_executable ? "a.out (" + module.name() + ")" : module.name());
+            any_module |= module.matches(pattern.module);
+        }
+        if (!any_module)
+            return "pid " + std::to_string(*pid) + " has no module '" + pattern.module +
+                   "'; its modules are " + names;
+        if (!trace::has_glob(pattern.function) && !pattern.function.empty())
+            return "no function '" + pattern.function + "' in module '" + pattern.module +
+                   "' of pid " + std::to_string(*pid);
+        return std::nullopt;
+    }
+
+    void list(trace::ProbeTable &) override {} // pid probes exist once named
+
+    ProviderAttributes attributes() const override {
+        Attributes evolving_isa{Stability::Evolving, Stability::Evolving, DependencyClass::Isa};
+        Attributes private_unknown{Stability::Private, Stability::Private,
+                                   DependencyClass::Unknown};
+        return {evolving_isa, private_unknown, private_unknown, evolving_isa, private_unknown};
+    }
+
+    std::vector<Trampoline> trampolines(std::span<const trace::Probe *const> enabled) override {
+        return uprobe_trampolines("dtx_pid", enabled);
+    }
+
+private:
+    static std::string describe(const ProbePattern &p) {
+        return p.provider + ":" + p.module + ":" + p.function + ":" + p.name;
+    }
+
+    // The functions `pattern` names, one per address (aliases share a site:
+    // the first matching name in the file's order of preference). PLT stubs
+    // and versioned names only when the pattern asks for them with '@'.
+    static std::vector<const trace::ElfFunction *> functions(const trace::ElfFile &elf,
+                                                             const std::string &pattern) {
+        std::vector<const trace::ElfFunction *> found;
+        bool with_at = pattern.find('@') != std::string::npos;
+        if (with_at && !trace::has_glob(pattern) && !pattern.ends_with("@plt")) {
+            std::vector<const trace::ElfFunction *> versioned = elf.find(pattern);
+            if (!versioned.empty())
+                found.push_back(versioned.front());
+            return found;
+        }
+        // GCC's out-of-line cold parts (strfromd.cold) are not functions to
+        // enter, unless asked for by name.
+        bool with_cold = pattern.find(".cold") != std::string::npos;
+        std::optional<uint64_t> last_address;
+        for (const trace::ElfFunction &function : elf.functions()) {
+            if (last_address == function.address)
+                continue;
+            if (function.plt_stub != with_at || !trace::glob_match(pattern, function.name))
+                continue;
+            if (!with_cold && function.name.find(".cold") != std::string::npos)
+                continue;
+            found.push_back(&function);
+            last_address = function.address;
+        }
+        return found;
+    }
+
+    // Whether an instruction of `function` (at file offset `entry`) starts
+    // at `offset`: its size must be known, and its code decodes up to there.
+    static std::optional<std::string> check_offset(const std::string &path,
+                                                   const trace::ElfFunction &function,
+                                                   uint64_t entry, uint64_t offset) {
+        std::string where = "offset 0x" + hex(offset) + " in " + function.name;
+        if (function.size == 0)
+            return where + ": the symbol table does not give the function's size";
+        if (offset >= function.size)
+            return where + ": beyond its end (" + std::to_string(function.size) + " bytes)";
+        std::vector<uint8_t> code(function.size);
+        trace::UniqueFd file(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+        if (!file || pread(file.get(), code.data(), code.size(), off_t(entry)) != ssize_t(code.size()))
+            return where + ": cannot read " + path + ": " + std::strerror(errno);
+        if (auto problem = check_instruction_start(code, offset))
+            return where + ": " + *problem;
+        return std::nullopt;
+    }
+
+    TargetModules modules_;
+};
+
+} // namespace
+
+std::unique_ptr<Provider> make_pid_provider(const ProviderContext &context) {
+    return std::make_unique<PidProvider>(context);
+}
+
+} // namespace dtx::providers

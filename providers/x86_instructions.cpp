@@ -1,0 +1,53 @@
+#include "providers/x86_instructions.h"
+
+#include <llvm-c/Disassembler.h>
+#include <llvm-c/Target.h>
+
+#include <memory>
+#include <mutex>
+
+namespace dtx::providers {
+
+namespace {
+
+std::string hex(uint64_t value) {
+    char text[24];
+    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+    return text;
+}
+
+struct DisassemblerDeleter {
+    void operator()(void *context) const { LLVMDisasmDispose(context); }
+};
+
+} // namespace
+
+std::optional<std::string> check_instruction_start(std::span<const uint8_t> code, uint64_t offset) {
+    static std::once_flag initialized;
+    std::call_once(initialized, [] {
+        LLVMInitializeX86TargetInfo();
+        LLVMInitializeX86TargetMC();
+        LLVMInitializeX86Disassembler();
+    });
+    std::unique_ptr<void, DisassemblerDeleter> disassembler(
+        LLVMCreateDisasm("x86_64-unknown-linux-gnu", nullptr, 0, nullptr, nullptr));
+    if (!disassembler)
+        return "the x86-64 disassembler is not available";
+    if (offset >= code.size())
+        return hex(offset) + " is beyond the function's " + std::to_string(code.size()) + " bytes";
+    uint64_t at = 0;
+    char text[128];
+    while (at < offset) {
+        size_t length = LLVMDisasmInstruction(disassembler.get(), const_cast<uint8_t *>(&code[at]),
+                                              code.size() - at, at, text, sizeof text);
+        if (length == 0)
+            return "the instruction at " + hex(at) + " cannot be decoded";
+        if (at + length > offset)
+            return hex(offset) + " is inside the instruction at " + hex(at) + " (" +
+                   std::to_string(length) + " bytes)";
+        at += length;
+    }
+    return std::nullopt;
+}
+
+} // namespace dtx::providers
