@@ -357,6 +357,7 @@ int Session::run() {
     sigaddset(&signals, SIGINT);
     sigaddset(&signals, SIGTERM);
     sigaddset(&signals, SIGHUP);
+    sigaddset(&signals, SIGCHLD); // ptrace stops of targets held at exit
     sigprocmask(SIG_BLOCK, &signals, nullptr);
     UniqueFd signal_fd(signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK));
 
@@ -561,6 +562,10 @@ int Session::run() {
     // is out. Not at all when BEGIN called exit().
     int status_without_exit = 0;
     bool tracing = !consumer.exit_status();
+    // A target that exits before its user addresses are named (aggregations
+    // print at the end) is held at its exit until its modules are read.
+    if (tracing && options_.targets && object.map(description.processes_map))
+        options_.targets->hold_exits([user_symbols](pid_t pid) { user_symbols->remember(pid); });
     if (tracing && options_.targets)
         if (auto problem = options_.targets->release_command()) {
             std::fprintf(options_.err, "dtx: %s\n", problem->c_str());
@@ -576,7 +581,13 @@ int Session::run() {
         for (int i = 0; i < n; i++) {
             int fd = ready[i].data.fd;
             if (fd == signal_fd.get()) {
-                signalled = true;
+                signalfd_siginfo info{};
+                while (read(signal_fd.get(), &info, sizeof info) == ssize_t(sizeof info)) {
+                    if (info.ssi_signo != SIGCHLD)
+                        signalled = true;
+                    else if (options_.targets)
+                        options_.targets->handle_stops();
+                }
             } else if (fd != ring_buffer__epoll_fd(ring)) {
                 std::string notice = options_.targets->note_exit(fd);
                 epoll_ctl(epoll.get(), EPOLL_CTL_DEL, fd, nullptr);

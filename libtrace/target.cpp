@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -235,6 +236,38 @@ std::optional<std::string> TargetProcesses::release_command() {
     if (n == sizeof error)
         return "failed to execute " + command_name_ + ": " + std::strerror(error);
     return std::nullopt;
+}
+
+void TargetProcesses::hold_exits(std::function<void(pid_t)> at_exit) {
+    at_exit_ = std::move(at_exit);
+    for (Process &process : processes_)
+        if (!process.exited && !process.seized)
+            process.seized =
+                ptrace(PTRACE_SEIZE, process.pid, nullptr, PTRACE_O_TRACEEXIT) == 0;
+}
+
+void TargetProcesses::handle_stops() {
+    for (Process &process : processes_) {
+        while (process.seized) {
+            // WSTOPPED alone: ptrace stops only, never an exit to reap.
+            siginfo_t info{};
+            if (waitid(P_PID, id_t(process.pid), &info, WSTOPPED | WNOHANG | __WALL) != 0 ||
+                info.si_pid == 0)
+                break;
+            int event = info.si_status >> 8, signal = info.si_status & 0xff;
+            if (event == PTRACE_EVENT_EXIT) {
+                if (at_exit_)
+                    at_exit_(process.pid);
+                ptrace(PTRACE_DETACH, process.pid, nullptr, nullptr);
+                process.seized = false;
+            } else if (event == PTRACE_EVENT_STOP) {
+                ptrace(PTRACE_LISTEN, process.pid, nullptr, nullptr); // a group stop: stay stopped
+            } else {
+                // A signal on its way to the process: deliver it.
+                ptrace(PTRACE_CONT, process.pid, nullptr, reinterpret_cast<void *>(intptr_t(signal)));
+            }
+        }
+    }
 }
 
 std::vector<int> TargetProcesses::exit_fds() const {

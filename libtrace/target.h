@@ -13,6 +13,7 @@
 
 #include <sys/types.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -52,6 +53,17 @@ public:
     // why exec failed; the command has then exited.
     std::optional<std::string> release_command();
 
+    // From now on, stops each target as it exits, while its memory is still
+    // there, and calls `at_exit` with its pid before letting it go: the
+    // session reads the modules of processes whose user addresses it has yet
+    // to name. Through ptrace (PTRACE_SEIZE with the exit event): signals
+    // the target receives are passed on by handle_stops(), so the session
+    // calls it on every SIGCHLD. Best effort: a process that another tracer
+    // holds is left alone. dtx's exit detaches what is still seized.
+    void hold_exits(std::function<void(pid_t)> at_exit);
+    // Handles the seized targets' ptrace stops (see hold_exits()).
+    void handle_stops();
+
     // One fd per target not yet seen to exit; each becomes readable at its exit.
     std::vector<int> exit_fds() const;
     // After exit fd `fd` became readable: reaps the command, and returns dtrace's
@@ -67,7 +79,9 @@ private:
         UniqueFd pidfd;
         bool created = false; // by start_command(): dtx's child, reaped by dtx
         bool exited = false;
+        bool seized = false; // by hold_exits()
     };
+    std::function<void(pid_t)> at_exit_;
     std::vector<Process> processes_;
     std::string command_name_;
     std::string command_path_; // the file the command executes
