@@ -237,4 +237,36 @@ TEST(TargetProcesses, GrabbingAKernelThreadIsAnError) {
     EXPECT_EQ(targets.grab(2), "failed to grab pid 2: it is a kernel thread");
 }
 
+// hold_exits(): the command stops at its exit with its memory still mapped,
+// signals sent to it still arrive, and it exits normally once let go.
+TEST(TargetProcesses, HeldAtExitWithItsMapsReadable) {
+    if (geteuid() != 0)
+        GTEST_SKIP() << "ptrace of a child needs no privilege, but the kernel's Yama may refuse";
+    TargetProcesses targets;
+    ASSERT_EQ(targets.start_command({"sh", "-c", "kill -USR1 $$ 2>/dev/null; exit 4"}),
+              std::nullopt);
+    pid_t pid = *targets.target_pid();
+    size_t maps_at_exit = 0;
+    targets.hold_exits([&](pid_t exiting) {
+        EXPECT_EQ(exiting, pid);
+        std::ifstream maps("/proc/" + std::to_string(exiting) + "/maps");
+        std::string line;
+        while (std::getline(maps, line))
+            maps_at_exit++;
+    });
+    ASSERT_EQ(targets.release_command(), std::nullopt);
+    std::vector<int> fds = targets.exit_fds();
+    ASSERT_EQ(fds.size(), 1u);
+    // What the session does on SIGCHLD, until the process has exited.
+    for (int i = 0; i < 1000 && maps_at_exit == 0; i++) {
+        targets.handle_stops();
+        usleep(10 * 1000);
+    }
+    EXPECT_GT(maps_at_exit, 0u);
+    ASSERT_TRUE(becomes_readable(fds[0]));
+    // SIGUSR1 was delivered (it kills sh), not swallowed by the tracer.
+    EXPECT_TRUE(targets.note_exit(fds[0]).ends_with(" terminated by SIGUSR1"));
+}
+
+
 } // namespace
