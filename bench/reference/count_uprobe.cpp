@@ -1,0 +1,151 @@
+// Loads bench/reference/count_uprobe.bpf.c's object with libbpf and runs a
+// command whose own function or USDT probe it counts, as `dtx -c` does: the
+// command is forked and held before exec, one program is attached to the
+// command's file for its pid only (one perf-event uprobe per site, libbpf's
+// usual way), then the command execs; at its exit the count is printed:
+// "events: N".
+//
+//   dtx-bench-reference-count-uprobe func|usdt COMMAND [ARGS...]
+//
+// func counts calls of dtx_bench_target, usdt firings of dtxbench:tick.
+// COMMAND is a path: its file is the one probed.
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct ObjectCloser {
+    bpf_object *object;
+    ~ObjectCloser() { bpf_object__close(object); }
+};
+
+struct LinkDestroyer {
+    bpf_link *link = nullptr;
+    ~LinkDestroyer() { bpf_link__destroy(link); }
+};
+
+// A command forked and waiting, before exec, for a byte on a pipe: its pid is
+// known before it runs, so that the probes can be attached for it alone.
+struct HeldCommand {
+    pid_t pid = -1;
+    int release_fd = -1;
+
+    bool start(char **argv) {
+        int fds[2];
+        if (pipe2(fds, O_CLOEXEC) != 0)
+            return false;
+        pid = fork();
+        if (pid == 0) {
+            close(fds[1]);
+            char byte;
+            if (read(fds[0], &byte, 1) != 1) // the loader gave up
+                _exit(127);
+            execv(argv[0], argv);
+            std::fprintf(stderr, "cannot run %s: %s\n", argv[0], std::strerror(errno));
+            _exit(127);
+        }
+        close(fds[0]);
+        release_fd = fds[1];
+        return pid > 0;
+    }
+
+    // Lets the command exec and waits for its exit; its exit status.
+    int run() {
+        char byte = 1;
+        if (write(release_fd, &byte, 1) != 1)
+            std::fprintf(stderr, "cannot release the command: %s\n", std::strerror(errno));
+        close(release_fd);
+        release_fd = -1;
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+    }
+
+    // A command never released exits on EOF; reap it.
+    ~HeldCommand() {
+        if (release_fd < 0)
+            return;
+        close(release_fd);
+        waitpid(pid, nullptr, 0);
+    }
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+    std::string mode = argc >= 3 ? argv[1] : "";
+    if ((mode != "func" && mode != "usdt") || !std::strchr(argv[2], '/')) {
+        std::fprintf(stderr, "usage: %s func|usdt COMMAND-PATH [ARGS...]\n", argv[0]);
+        return 2;
+    }
+    bpf_object *object = bpf_object__open_file(DTX_BENCH_UPROBE_OBJECT, nullptr);
+    if (!object) {
+        std::fprintf(stderr, "%s: %s\n", DTX_BENCH_UPROBE_OBJECT, std::strerror(errno));
+        return 1;
+    }
+    ObjectCloser closer{object};
+    std::string wanted = mode == "func" ? "count_uprobe" : "count_usdt";
+    bpf_program *program = nullptr;
+    bpf_program *each = nullptr;
+    bpf_object__for_each_program(each, object) {
+        bool is_wanted = wanted == bpf_program__name(each);
+        bpf_program__set_autoload(each, is_wanted);
+        if (is_wanted)
+            program = each;
+    }
+    if (bpf_object__load(object) != 0) {
+        std::fprintf(stderr, "loading %s: %s\n", DTX_BENCH_UPROBE_OBJECT, std::strerror(errno));
+        return 1;
+    }
+
+    HeldCommand command;
+    if (!command.start(argv + 2)) {
+        std::fprintf(stderr, "cannot start %s: %s\n", argv[2], std::strerror(errno));
+        return 1;
+    }
+    LinkDestroyer link;
+    if (mode == "func") {
+        LIBBPF_OPTS(bpf_uprobe_opts, options, .func_name = "dtx_bench_target");
+        link.link = bpf_program__attach_uprobe_opts(program, command.pid, argv[2], 0, &options);
+    } else {
+        link.link =
+            bpf_program__attach_usdt(program, command.pid, argv[2], "dtxbench", "tick", nullptr);
+    }
+    if (!link.link) {
+        std::fprintf(stderr, "attaching %s to %s: %s\n", wanted.c_str(), argv[2],
+                     std::strerror(errno));
+        return 1;
+    }
+
+    int status = command.run();
+
+    bpf_map *events = bpf_object__find_map_by_name(object, "events");
+    int cpus = libbpf_num_possible_cpus();
+    if (cpus <= 0) {
+        std::fprintf(stderr, "cannot count the possible CPUs: %s\n", std::strerror(-cpus));
+        return 1;
+    }
+    std::vector<uint64_t> per_cpu(static_cast<size_t>(cpus));
+    uint32_t key = 0;
+    if (bpf_map__lookup_elem(events, &key, sizeof(key), per_cpu.data(),
+                             per_cpu.size() * sizeof(uint64_t), 0) != 0) {
+        std::fprintf(stderr, "reading events: %s\n", std::strerror(errno));
+        return 1;
+    }
+    uint64_t total = 0;
+    for (uint64_t n : per_cpu)
+        total += n;
+    std::printf("events: %llu\n", static_cast<unsigned long long>(total));
+    return status;
+}
