@@ -1,5 +1,7 @@
 #include "libtrace/kernel_symbols.h"
 
+#include "libtrace/whole_file.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -37,36 +39,6 @@ std::size_t leading_underscores(std::string_view name) {
     while (n < name.size() && name[n] == '_')
         ++n;
     return n;
-}
-
-std::string read_whole_file(const std::string &path, int &errnum) {
-    std::string text;
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        errnum = errno;
-        return text;
-    }
-    // procfs reports size 0: grow until read() returns 0. /proc/kallsyms is
-    // ~5 MB with ~120k symbols; start big enough for a typical kernel.
-    std::size_t used = 0;
-    text.resize(std::size_t{8} << 20);
-    for (;;) {
-        if (used == text.size())
-            text.resize(text.size() * 2);
-        const ssize_t n = ::read(fd, text.data() + used, text.size() - used);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            errnum = errno;
-            break;
-        }
-        if (n == 0)
-            break;
-        used += static_cast<std::size_t>(n);
-    }
-    ::close(fd);
-    text.resize(used);
-    return text;
 }
 
 // Why the addresses read as zero: kptr_restrict 2 hides them from everyone,
@@ -225,7 +197,8 @@ KernelSymbolTableResult KernelSymbolTable::parse(std::string text, std::string_v
 
 KernelSymbolTableResult KernelSymbolTable::load(const std::string &path) {
     int errnum = 0;
-    std::string text = read_whole_file(path, errnum);
+    // /proc/kallsyms is ~5 MB (~120k symbols) on a typical kernel.
+    std::string text = read_whole_file(path, errnum, std::size_t{8} << 20);
     if (errnum != 0)
         return KernelSymbolError{path + ": " + std::strerror(errnum)};
     return parse(std::move(text), path);

@@ -1,5 +1,7 @@
 #include "libtrace/process_modules.h"
 
+#include "libtrace/whole_file.h"
+
 #include "libtrace/probe.h"
 
 #include <fcntl.h>
@@ -32,31 +34,6 @@ constexpr std::string_view kDeletedSuffix = " (deleted)";
 std::string hex(uint64_t value) {
     char buffer[17];
     return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, value, 16).ptr);
-}
-
-std::string read_whole_file(const std::string &path, int &errnum) {
-    std::string text;
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        errnum = errno;
-        return text;
-    }
-    // procfs files report size 0: read until end of file.
-    char buffer[64 * 1024];
-    for (;;) {
-        const ssize_t n = ::read(fd, buffer, sizeof buffer);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            errnum = errno;
-            break;
-        }
-        if (n == 0)
-            break;
-        text.append(buffer, static_cast<std::size_t>(n));
-    }
-    ::close(fd);
-    return text;
 }
 
 std::optional<std::string> read_link(const std::string &path) {
