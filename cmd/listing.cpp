@@ -151,8 +151,7 @@ int list_probes(std::span<const std::unique_ptr<Provider>> providers,
                 problems.push_back(*problem);
         if (found.empty()) {
             const providers::ProbePattern &p = filter.pattern;
-            unmatched.push_back("failed to match " + p.provider + ":" + p.module + ":" +
-                                p.function + ":" + p.name + ": No probe matches description");
+            unmatched.push_back("failed to match " + p.full() + ": No probe matches description");
         }
         for (const trace::Probe *probe : found)
             selected.insert(probe->id);

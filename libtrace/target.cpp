@@ -42,8 +42,24 @@ int executable_error(const std::string &path) {
     return access(path.c_str(), X_OK) == 0 ? 0 : errno;
 }
 
-// The file execvp() would run for `name`, or the errno it would fail with:
-// EACCES when some candidate exists but cannot be run, else ENOENT.
+
+// The process a thread belongs to, from /proc/TID/status.
+std::optional<pid_t> thread_group_of(pid_t tid) {
+    std::ifstream status("/proc/" + std::to_string(tid) + "/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.starts_with("Tgid:"))
+            return pid_t(std::strtol(line.c_str() + 5, nullptr, 10));
+    return std::nullopt;
+}
+
+bool has_exited(int pidfd) {
+    pollfd ready{pidfd, POLLIN, 0};
+    return poll(&ready, 1, 0) > 0;
+}
+
+} // namespace
+
 std::variant<std::string, int> find_executable(const std::string &name) {
     if (name.find('/') != std::string::npos) {
         if (int error = executable_error(name))
@@ -67,23 +83,6 @@ std::variant<std::string, int> find_executable(const std::string &name) {
         directories.remove_prefix(colon + 1);
     }
 }
-
-// The process a thread belongs to, from /proc/TID/status.
-std::optional<pid_t> thread_group_of(pid_t tid) {
-    std::ifstream status("/proc/" + std::to_string(tid) + "/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.starts_with("Tgid:"))
-            return pid_t(std::strtol(line.c_str() + 5, nullptr, 10));
-    return std::nullopt;
-}
-
-bool has_exited(int pidfd) {
-    pollfd ready{pidfd, POLLIN, 0};
-    return poll(&ready, 1, 0) > 0;
-}
-
-} // namespace
 
 std::vector<std::string> split_command_line(std::string_view command_line) {
     constexpr std::string_view white_space = " \t\n\v\f\r";

@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace dtx::trace {
@@ -24,6 +25,11 @@ namespace dtx::trace {
 // A -c command line split into words at white space, as dtrace splits it (no
 // quoting: `sh -c "a b"` is four words).
 std::vector<std::string> split_command_line(std::string_view command_line);
+
+// The file execvp() would run for `name` (looked up in PATH when it has no
+// '/'), or the errno it would fail with: EACCES when some candidate exists but
+// cannot be run, else ENOENT.
+std::variant<std::string, int> find_executable(const std::string &name);
 
 class TargetProcesses {
 public:

@@ -91,7 +91,7 @@ public:
             return std::nullopt;
         auto modules = modules_.of(*pid);
         if (auto *error = std::get_if<std::string>(&modules))
-            return "probe '" + describe(pattern) + "': " + *error;
+            return "probe '" + pattern.full() + "': " + *error;
         for (const trace::ProcessModule &module :
              *std::get<const std::vector<trace::ProcessModule> *>(modules)) {
             if (!module.matches(pattern.module))
@@ -100,7 +100,7 @@ public:
             if (auto *error = std::get_if<std::string>(&file)) {
                 if (trace::has_glob(pattern.module) || pattern.module.empty())
                     continue; // an unreadable module among many is not the one asked for
-                return "probe '" + describe(pattern) + "': " + *error;
+                return "probe '" + pattern.full() + "': " + *error;
             }
             const auto &elf = *std::get<std::shared_ptr<const trace::ElfFile>>(file);
             for (const trace::ElfFunction *function : functions(elf, pattern.function)) {
@@ -128,7 +128,7 @@ public:
                 if (request->offset) {
                     if (auto problem =
                             check_offset(module.open_path, *function, *entry, *request->offset))
-                        return "probe '" + describe(pattern) + "': " + *problem;
+                        return "probe '" + pattern.full() + "': " + *problem;
                     add(hex(*request->offset), UprobeArguments::Entry, *entry + *request->offset);
                 }
             }
@@ -174,10 +174,6 @@ public:
     }
 
 private:
-    static std::string describe(const ProbePattern &p) {
-        return p.provider + ":" + p.module + ":" + p.function + ":" + p.name;
-    }
-
     // The functions `pattern` names, one per address (aliases share a site:
     // the first matching name in the file's order of preference). PLT stubs
     // and versioned names only when the pattern asks for them with '@'.

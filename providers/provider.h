@@ -24,6 +24,9 @@ namespace dtx::providers {
 // A probe description with macros expanded: each field a glob, empty = any.
 struct ProbePattern {
     std::string provider, module, function, name;
+
+    // "provider:module:function:name", for messages.
+    std::string full() const { return provider + ":" + module + ":" + function + ":" + name; }
 };
 
 // When the session runs a trampoline that is not attached to a kernel event.

@@ -193,8 +193,7 @@ public:
         if (!discover()) {
             if (trace::has_glob(pattern.provider) || pattern.provider.empty())
                 return std::nullopt;
-            return "probe '" + pattern.provider + ":" + pattern.module + ":" + pattern.function +
-                   ":" + pattern.name + "': " + discovery_error_;
+            return "probe '" + pattern.full() + "': " + discovery_error_;
         }
         for (const RawTracepoint &tracepoint : tracepoints_)
             if (trace::glob_match(pattern.module, tracepoint.category) &&

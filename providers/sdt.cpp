@@ -258,8 +258,7 @@ public:
             // Only a description that names this provider needs tracefs.
             if (trace::has_glob(pattern.provider) || pattern.provider.empty())
                 return std::nullopt;
-            return "probe '" + pattern.provider + ":" + pattern.module + ":" + pattern.function +
-                   ":" + pattern.name + "': " + events_error_;
+            return "probe '" + pattern.full() + "': " + events_error_;
         }
         for (const trace::TracefsEvent &event : events_)
             if (trace::glob_match(pattern.module, event.category) &&

@@ -21,10 +21,8 @@
 #include "providers/target_modules.h"
 #include "providers/uprobe.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -49,24 +47,6 @@ std::optional<std::pair<std::string_view, pid_t>> split_provider_pid(std::string
     if (!pid)
         return std::nullopt;
     return std::pair(field.substr(0, digits), *pid);
-}
-
-// The executable `name` names, looked up in PATH when it has no '/'.
-std::optional<std::string> find_program(const std::string &name) {
-    if (name.find('/') != std::string::npos)
-        return name;
-    const char *path = std::getenv("PATH");
-    std::string_view directories = path ? path : "/usr/local/bin:/usr/bin:/bin";
-    while (!directories.empty()) {
-        size_t colon = directories.find(':');
-        std::string candidate = std::string(directories.substr(0, colon)) + "/" + name;
-        if (access(candidate.c_str(), X_OK) == 0)
-            return candidate;
-        if (colon == std::string_view::npos)
-            break;
-        directories.remove_prefix(colon + 1);
-    }
-    return std::nullopt;
 }
 
 std::string integer_type_of(int size) {
@@ -102,7 +82,7 @@ public:
             auto modules = modules_.of(pid);
             if (auto *error = std::get_if<std::string>(&modules)) {
                 if (named && named->second == pid && !trace::has_glob(pattern.provider))
-                    return "probe '" + describe(pattern) + "': " + *error;
+                    return "probe '" + pattern.full() + "': " + *error;
                 continue;
             }
             for (const trace::ProcessModule &module :
@@ -130,8 +110,7 @@ public:
                                   " (" + module.name() + ")");
         }
         std::string which = "pid " + std::to_string(named->second) + " has no USDT probe '" +
-                            pattern.provider + ":" + pattern.module + ":" + pattern.function +
-                            ":" + pattern.name + "'";
+                            pattern.full() + "'";
         if (probes.empty())
             return which + "; it has no USDT probes";
         std::string list;
@@ -168,37 +147,41 @@ public:
     }
 
 private:
-    static std::string describe(const ProbePattern &p) {
-        return p.provider + ":" + p.module + ":" + p.function + ":" + p.name;
-    }
-
     std::optional<std::string> match_path(const ProbePattern &pattern, trace::ProbeTable &table,
                                           std::vector<const trace::Probe *> &out) {
         if (pattern.module.empty() || trace::has_glob(pattern.module))
-            return "probe '" + describe(pattern) +
+            return "probe '" + pattern.full() +
                    "': the usdt provider needs the path of a program or library as the module";
-        std::optional<std::string> path = find_program(pattern.module);
-        if (!path)
-            return "probe '" + describe(pattern) + "': no program '" + pattern.module +
-                   "' in PATH";
+        // A path is taken as it is (a library need not be executable); a
+        // bare name is a program found as -c finds it.
+        std::variant<std::string, int> found =
+            pattern.module.find('/') != std::string::npos
+                ? std::variant<std::string, int>(pattern.module)
+                : trace::find_executable(pattern.module);
+        if (const int *error = std::get_if<int>(&found))
+            return "probe '" + pattern.full() + "': " + pattern.module + ": " +
+                   std::strerror(*error);
+        const std::string *path = &std::get<std::string>(found);
+        auto file = modules_.file(*path);
+        if (auto *error = std::get_if<std::string>(&file))
+            return "probe '" + pattern.full() + "': " + *error;
         ProbePattern notes = pattern;
         notes.provider = "*";     // the note's provider is in the function field
         notes.function = "";
         notes.module = "";
-        return add_probes(*path, pattern.module, -1, notes, table, out, pattern.function);
+        add_probes(*path, pattern.module, -1, notes, table, out, pattern.function);
+        return std::nullopt;
     }
 
     // Adds the probes of file `path` that `pattern` names, for process `pid`
     // (-1: every process, named usdt:MODULE:PROVIDER:NAME).
-    std::optional<std::string> add_probes(const std::string &path, const std::string &module_name,
-                                          pid_t pid, const ProbePattern &pattern,
-                                          trace::ProbeTable &table,
-                                          std::vector<const trace::Probe *> &out,
-                                          std::string_view note_provider_glob = {}) {
+    void add_probes(const std::string &path, const std::string &module_name, pid_t pid,
+                    const ProbePattern &pattern, trace::ProbeTable &table,
+                    std::vector<const trace::Probe *> &out,
+                    std::string_view note_provider_glob = {}) {
         auto file = modules_.file(path);
-        if (auto *error = std::get_if<std::string>(&file))
-            return pid < 0 ? std::optional("probe '" + describe(pattern) + "': " + *error)
-                           : std::nullopt;
+        if (std::holds_alternative<std::string>(file))
+            return; // match_path() reports it; a process's other modules may do
         const auto &elf = *std::get<std::shared_ptr<const trace::ElfFile>>(file);
         const std::vector<trace::UsdtProbe> &notes = probes_of(elf);
         // Probe names in order of first appearance, with their sites.
@@ -246,7 +229,6 @@ private:
             if (std::find(out.begin(), out.end(), probe) == out.end())
                 out.push_back(probe);
         }
-        return std::nullopt;
     }
 
     const std::vector<trace::UsdtProbe> &probes_of(const trace::ElfFile &elf) {
