@@ -12,8 +12,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "per_cpu_counter.h"
 
 namespace {
 
@@ -74,23 +77,10 @@ int main(int argc, char **argv) {
 
     int status = run_command(argv + 2);
 
-    bpf_map *calls = bpf_object__find_map_by_name(object, "getpid_calls");
-    int cpus = libbpf_num_possible_cpus();
-    if (cpus <= 0) {
-        std::fprintf(stderr, "cannot count the possible CPUs: %s\n", std::strerror(-cpus));
+    std::optional<uint64_t> total = sum_per_cpu_counter(object, "getpid_calls");
+    if (!total)
         return 1;
-    }
-    std::vector<uint64_t> per_cpu(static_cast<size_t>(cpus));
-    uint32_t key = 0;
-    if (bpf_map__lookup_elem(calls, &key, sizeof(key), per_cpu.data(),
-                             per_cpu.size() * sizeof(uint64_t), 0) != 0) {
-        std::fprintf(stderr, "reading getpid_calls: %s\n", std::strerror(errno));
-        return 1;
-    }
-    uint64_t total = 0;
-    for (uint64_t n : per_cpu)
-        total += n;
-    std::printf("getpid calls: %llu\n", static_cast<unsigned long long>(total));
+    std::printf("getpid calls: %llu\n", static_cast<unsigned long long>(*total));
     bpf_link__destroy(link);
     return status;
 }

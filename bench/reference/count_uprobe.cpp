@@ -19,8 +19,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "per_cpu_counter.h"
 
 namespace {
 
@@ -130,22 +133,9 @@ int main(int argc, char **argv) {
 
     int status = command.run();
 
-    bpf_map *events = bpf_object__find_map_by_name(object, "events");
-    int cpus = libbpf_num_possible_cpus();
-    if (cpus <= 0) {
-        std::fprintf(stderr, "cannot count the possible CPUs: %s\n", std::strerror(-cpus));
+    std::optional<uint64_t> total = sum_per_cpu_counter(object, "events");
+    if (!total)
         return 1;
-    }
-    std::vector<uint64_t> per_cpu(static_cast<size_t>(cpus));
-    uint32_t key = 0;
-    if (bpf_map__lookup_elem(events, &key, sizeof(key), per_cpu.data(),
-                             per_cpu.size() * sizeof(uint64_t), 0) != 0) {
-        std::fprintf(stderr, "reading events: %s\n", std::strerror(errno));
-        return 1;
-    }
-    uint64_t total = 0;
-    for (uint64_t n : per_cpu)
-        total += n;
-    std::printf("events: %llu\n", static_cast<unsigned long long>(total));
+    std::printf("events: %llu\n", static_cast<unsigned long long>(*total));
     return status;
 }
