@@ -129,9 +129,21 @@ std::vector<ProbeFilter> probe_filters(const ast::Program &program,
 
 int list_probes(std::span<const std::unique_ptr<Provider>> providers,
                 std::span<const ProbeFilter> filters, bool verbose, FILE *out, FILE *err) {
+    // Providers after the last one a filter can match need not list their
+    // probes (fbt alone has ~100,000); those before it must, so that every probe
+    // keeps the ID the full listing gives it. Lookups by ID need the whole table.
+    size_t wanted = 0;
+    for (size_t i = 0; i < providers.size(); i++)
+        for (const ProbeFilter &filter : filters) {
+            const std::string &field = filter.pattern.provider;
+            if (filter.by_id || field.empty() || trace::has_glob(field) || providers[i]->owns(field))
+                wanted = i + 1;
+        }
+    if (filters.empty())
+        wanted = providers.size();
     trace::ProbeTable table;
-    for (const auto &provider : providers)
-        provider->list(table);
+    for (size_t i = 0; i < wanted; i++)
+        providers[i]->list(table);
 
     std::set<uint32_t> selected;
     std::vector<std::string> problems;  // rejected before listing, as dtrace's compiler does

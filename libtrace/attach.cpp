@@ -3,6 +3,9 @@
 #include "libtrace/perf_event.h"
 #include "libtrace/tracefs.h"
 
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -44,6 +47,10 @@ std::string_view attachment_kind_name(AttachmentKind kind) {
         return "uprobe_multi";
     case AttachmentKind::Kprobe:
         return "kprobe";
+    case AttachmentKind::KprobeMulti:
+        return "kprobe_multi";
+    case AttachmentKind::Trampoline:
+        return "trampoline";
     case AttachmentKind::PerfEvent:
         return "perf_event";
     }
@@ -93,9 +100,13 @@ std::string describe_perf_event(const perf_event_attr &attr) {
 // link detaches the program (outside any lock, so closes from several threads
 // overlap) and one when the perf event unregisters from its tracepoint or probe
 // (under the kernel's event_mutex, so those run one at a time). An uprobe_multi
-// link waits for one; a raw tracepoint link frees itself asynchronously.
+// link waits for one; a raw tracepoint link frees itself asynchronously. A
+// trampoline link waits for a tasks-RCU grace period (~140 ms on Linux 6.1),
+// under a kernel mutex: more threads do not help, but they do not hurt.
 bool detach_waits_for_grace_period(const Attachment &attachment) {
-    return attachment.perf_event.valid() || attachment.kind == AttachmentKind::UprobeMulti;
+    return attachment.perf_event.valid() || attachment.kind == AttachmentKind::UprobeMulti ||
+           attachment.kind == AttachmentKind::KprobeMulti ||
+           attachment.kind == AttachmentKind::Trampoline;
 }
 
 } // namespace
@@ -231,6 +242,55 @@ AttachmentSet::attach_uprobe_multi(int prog_fd, std::string_view path,
     }
     return add(Attachment{AttachmentKind::UprobeMulti, std::move(description),
                           cookies.empty() ? 0 : cookies.front(), std::move(*link), UniqueFd()});
+}
+
+AttachResult<const Attachment *>
+AttachmentSet::attach_kprobe_multi(int prog_fd, std::span<const std::string> symbols,
+                                   std::span<const uint64_t> cookies, bool retprobe) {
+    std::string description = retprobe ? "kretprobe_multi (" : "kprobe_multi (";
+    description += std::to_string(symbols.size()) +
+                   (symbols.size() == 1 ? " function)" : " functions)");
+    if (symbols.empty() || (!cookies.empty() && cookies.size() != symbols.size()))
+        return AttachError{description + ": needs functions, and cookies empty or one per function",
+                           EINVAL};
+    std::vector<const char *> names;
+    names.reserve(symbols.size());
+    for (const std::string &symbol : symbols)
+        names.push_back(symbol.c_str());
+    LIBBPF_OPTS(bpf_link_create_opts, options);
+    options.kprobe_multi.syms = names.data();
+    options.kprobe_multi.cnt = uint32_t(names.size());
+    options.kprobe_multi.cookies =
+        cookies.empty() ? nullptr : reinterpret_cast<const __u64 *>(cookies.data());
+    options.kprobe_multi.flags = retprobe ? BPF_F_KPROBE_MULTI_RETURN : 0;
+    int fd = bpf_link_create(prog_fd, 0, BPF_TRACE_KPROBE_MULTI, &options);
+    if (fd < 0) {
+        int err = errno;
+        // EOPNOTSUPP: built without CONFIG_FPROBE; EINVAL from kernels before
+        // 5.18, which do not know the attach type.
+        if (err == EOPNOTSUPP || err == EINVAL) {
+            AttachError error = errno_error(description, "bpf_link_create", err,
+                                            "this kernel has no kprobe_multi links: they need "
+                                            "Linux 5.18 built with CONFIG_FPROBE");
+            error.kernel_lacks_feature = true;
+            return error;
+        }
+        return errno_error(description, "bpf_link_create", err);
+    }
+    return add(Attachment{AttachmentKind::KprobeMulti, std::move(description),
+                          cookies.empty() ? 0 : cookies.front(), UniqueFd(fd), UniqueFd()});
+}
+
+AttachResult<const Attachment *> AttachmentSet::attach_trampoline(int prog_fd, bool fexit,
+                                                                  std::string description,
+                                                                  uint64_t cookie) {
+    LIBBPF_OPTS(bpf_link_create_opts, options);
+    options.tracing.cookie = cookie;
+    int fd = bpf_link_create(prog_fd, 0, fexit ? BPF_TRACE_FEXIT : BPF_TRACE_FENTRY, &options);
+    if (fd < 0)
+        return errno_error(description, "bpf_link_create", errno);
+    return add(Attachment{AttachmentKind::Trampoline, std::move(description), cookie, UniqueFd(fd),
+                          UniqueFd()});
 }
 
 AttachResult<const Attachment *> AttachmentSet::attach_kprobe(int prog_fd, std::string_view symbol,

@@ -92,6 +92,8 @@ enum class AttachmentKind {
     Uprobe,        // perf event from the uprobe PMU (entry or return)
     UprobeMulti,   // one bpf link holding many uprobes (Linux >= 6.6)
     Kprobe,        // perf event from the kprobe PMU (entry or return)
+    KprobeMulti,   // one bpf link holding many kprobes (fprobe, Linux >= 5.18)
+    Trampoline,    // bpf link of a fentry/fexit program (a BPF trampoline)
     PerfEvent,     // any other perf event: cpu-clock for profile/tick probes...
 };
 
@@ -174,6 +176,24 @@ public:
     AttachResult<const Attachment *> attach_kprobe(int prog_fd, std::string_view symbol,
                                                    uint64_t offset, bool retprobe,
                                                    uint64_t cookie = 0);
+
+    // Attaches a BPF_PROG_TYPE_KPROBE program loaded with expected_attach_type
+    // BPF_TRACE_KPROBE_MULTI to every kernel function in `symbols` as one bpf
+    // link; `cookies` is empty or parallel to `symbols`. Fails with
+    // kernel_lacks_feature set when the kernel has no kprobe_multi links
+    // (CONFIG_FPROBE).
+    AttachResult<const Attachment *> attach_kprobe_multi(int prog_fd,
+                                                         std::span<const std::string> symbols,
+                                                         std::span<const uint64_t> cookies,
+                                                         bool retprobe);
+
+    // Attaches a fentry (or, with `fexit`, fexit) program: BPF_PROG_TYPE_TRACING,
+    // loaded for its target function, through that function's BPF trampoline;
+    // `description` names the target ("fentry vfs_read"). A nonzero cookie
+    // needs Linux 5.19.
+    AttachResult<const Attachment *> attach_trampoline(int prog_fd, bool fexit,
+                                                       std::string description,
+                                                       uint64_t cookie = 0);
 
     // Opens `attr` for (pid, cpu) as perf_event_open(2) does and attaches a
     // BPF_PROG_TYPE_PERF_EVENT program to its overflow; sampling events such as

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <unordered_map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -62,7 +63,15 @@ public:
 
 private:
     std::deque<Probe> probes_; // by ID - 1
-    std::map<ProbeName, const Probe *> by_name_;
+    // Keys view the names of the probes in probes_, whose addresses are stable.
+    struct NameView {
+        std::string_view provider, module, function, name;
+        bool operator==(const NameView &) const = default;
+    };
+    struct NameHash {
+        size_t operator()(const NameView &name) const noexcept;
+    };
+    std::unordered_map<NameView, const Probe *, NameHash> by_name_;
 };
 
 // Shell-style glob as DTrace matches probe description fields: * ? [set]

@@ -253,11 +253,19 @@ bool Session::compile(ast::Program &program, std::span<const ProgramUnit> units,
                 expand_macros(description.name, options_.macro_arguments, options_.target_pid)};
             std::vector<const Probe *> found;
             bool malformed = false;
-            for (auto &provider : providers_)
+            for (auto &provider : providers_) {
+                size_t before = found.size();
                 if (auto problem = provider->match(pattern, probes_, found)) {
                     diags.error("D_PROBE_SPEC", description.range, *problem);
                     malformed = true;
+                } else if (found.size() > before) {
+                    if (auto missing = provider->unavailable()) {
+                        diags.error("D_PROBE_SPEC", description.range,
+                                    "probe '" + found[before]->name.full() + "': " + *missing);
+                        malformed = true;
+                    }
                 }
+            }
             if (found.empty() && !malformed && !options_.zero_matches_allowed) {
                 Diagnostic &zero = diags.error("D_PDESC_ZERO", description.range,
                                                "probe description " + description.text +
@@ -386,11 +394,15 @@ int Session::run() {
         std::fprintf(options_.err, "dtx: %s\n", error->to_string().c_str());
         return 1;
     }
-    for (const providers::Trampoline &t : trampolines_)
+    for (const providers::Trampoline &t : trampolines_) {
+        bpf_program *program = object.program(t.spec.program_name);
+        if (!program)
+            continue;
         if (t.expected_attach_type)
-            if (bpf_program *program = object.program(t.spec.program_name))
-                bpf_program__set_expected_attach_type(program,
-                                                      bpf_attach_type(*t.expected_attach_type));
+            bpf_program__set_expected_attach_type(program, bpf_attach_type(*t.expected_attach_type));
+        if (!t.attach_function.empty())
+            bpf_program__set_attach_target(program, 0, t.attach_function.c_str());
+    }
     if (bpf_map *dctx = object.map(description.clause_context_map))
         bpf_map__set_max_entries(dctx, uint32_t(std::max(libbpf_num_possible_cpus(), 1)));
     uint64_t walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
@@ -462,6 +474,9 @@ int Session::run() {
         std::optional<std::string> problem = t.attach(context);
         for (const std::string &warning : context.warnings)
             std::fprintf(options_.err, "dtx: %s\n", warning.c_str());
+        if (options_.verbose)
+            for (const std::string &note : context.notes)
+                std::fprintf(options_.err, "dtx: %s\n", note.c_str());
         if (problem) {
             std::fprintf(options_.err, "dtx: %s\n", problem->c_str());
             return 1;

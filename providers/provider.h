@@ -44,6 +44,8 @@ struct AttachContext {
     // What attach() left out and why, for the session to print as warnings
     // ("probe 'pid12:libc.so.6:f:entry' left out: ...").
     std::vector<std::string> warnings{};
+    // How the probes were attached and why that way, printed with -v.
+    std::vector<std::string> notes{};
 };
 
 // DTrace's stability levels and dependency classes, each in increasing order:
@@ -79,6 +81,8 @@ struct Trampoline {
     // The program's expected_attach_type when its section does not imply it
     // (uprobe_multi programs, which libbpf 1.1 has no section name for).
     std::optional<uint32_t> expected_attach_type;
+    // The kernel function a fentry/fexit program is loaded (and verified) for.
+    std::string attach_function;
     // Hooks the loaded program up; returns an error message naming the probe.
     std::function<std::optional<std::string>(AttachContext &)> attach;
 };
@@ -112,18 +116,25 @@ public:
     // The entry programs for the probes of this provider that clauses enable.
     virtual std::vector<Trampoline> trampolines(std::span<const trace::Probe *const> enabled) = 0;
 
+    // Why this kernel cannot enable the provider's probes (it lacks kprobes...),
+    // or nullopt. Asked only when a clause enables them: -l lists probes anyway.
+    virtual std::optional<std::string> unavailable() { return std::nullopt; }
+
     // Why `pattern` matched none of this provider's probes, when the provider
     // can say more than "no match" (the module or function it names does not
     // exist, and which do); nullopt otherwise.
     virtual std::optional<std::string> explain_no_match(const ProbePattern &) { return std::nullopt; }
 };
 
-// What providers of user-space probes need from the session: the -c and -p
-// processes (for -l and for globbed provider names) and the parsed ELF files
-// they share.
+class KernelFunctionCatalog;
+
+// What providers need from the session: the -c and -p processes (for -l and
+// for globbed provider names), the parsed ELF files the user-space providers
+// share, and the kernel functions the fbt, kprobe and fentry providers share.
 struct ProviderContext {
     const trace::TargetProcesses *targets = nullptr;
     std::shared_ptr<trace::ElfFileCache> elf_files = std::make_shared<trace::ElfFileCache>();
+    std::shared_ptr<KernelFunctionCatalog> kernel_functions = nullptr;
 };
 
 // Whether a probe description's name field could name a kernel tracepoint

@@ -1,6 +1,7 @@
 // One factory per provider; make_providers() (registry.cpp) lists them.
 #pragma once
 
+#include "providers/kernel_function_probes.h"
 #include "providers/provider.h"
 
 namespace dtx::providers {
@@ -12,5 +13,8 @@ std::unique_ptr<Provider> make_sdt_provider();
 std::unique_ptr<Provider> make_rawtp_provider();
 std::unique_ptr<Provider> make_pid_provider(const ProviderContext &context);
 std::unique_ptr<Provider> make_usdt_provider(const ProviderContext &context);
+std::unique_ptr<Provider> make_fbt_provider(std::shared_ptr<KernelFunctionCatalog> catalog);
+std::unique_ptr<Provider> make_kprobe_provider(std::shared_ptr<KernelFunctionCatalog> catalog);
+std::unique_ptr<Provider> make_fentry_provider(std::shared_ptr<KernelFunctionCatalog> catalog);
 
 } // namespace dtx::providers
