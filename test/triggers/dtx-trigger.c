@@ -58,6 +58,18 @@ static int run_open(char **args, long n) {
     return 0;
 }
 
+static int run_read(char **args, long n) {
+    long fd = open_at(args[0], O_RDONLY);
+    if (fd < 0)
+        fail(args[0]);
+    char buffer[4096];
+    for (long i = 0; i < n; i++)
+        if (syscall(SYS_pread64, fd, buffer, sizeof(buffer), 0L) < 0)
+            fail(args[0]);
+    syscall(SYS_close, fd);
+    return 0;
+}
+
 static int run_fail_open(char **args, long n) {
     (void)args;
     for (long i = 0; i < n; i++)
@@ -179,6 +191,7 @@ struct Command {
 
 static const struct Command kCommands[] = {
     {"open", "PATH N", "openat(PATH, O_RDONLY) and close, N times", 1, run_open},
+    {"read", "PATH N", "openat(PATH), pread64 of 4096 bytes at 0 N times, close", 1, run_read},
     {"fail-open", "N", "openat of a missing path (ENOENT), N times", 0, run_fail_open},
     {"write", "N", "write(100, \"x\", 1) to /dev/null, N times", 0, run_write},
     {"fork-exec", "N", "fork a child that execs /bin/true and wait for it, N times", 0,

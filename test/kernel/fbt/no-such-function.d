@@ -1,0 +1,5 @@
+/* dtx-args: -q */
+/* dtx-requires: kprobes btf */
+fbt::dtx_no_such_function:entry
+{
+}

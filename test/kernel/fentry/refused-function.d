@@ -1,0 +1,5 @@
+/* dtx-args: -q */
+/* dtx-requires: fentry */
+fentry::migrate_disable:entry
+{
+}
