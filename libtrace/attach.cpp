@@ -309,8 +309,20 @@ AttachResult<const Attachment *> AttachmentSet::attach_kprobe(int prog_fd, std::
     attr.config = retprobe ? uint64_t{1} << pmu->retprobe_bit : 0;
     attr.config1 = user_pointer(symbol_copy.c_str());
     attr.config2 = offset;
-    return attach_to_new_perf_event(AttachmentKind::Kprobe, std::move(description), attr, -1, 0,
-                                    prog_fd, cookie);
+    AttachResult<const Attachment *> attached = attach_to_new_perf_event(
+        AttachmentKind::Kprobe, std::move(description), attr, -1, 0, prog_fd, cookie);
+    if (!attached) {
+        AttachError error = attached.error();
+        if (error.errnum == ENOENT)
+            error.message += " (no such kernel symbol)";
+        else if (error.errnum == EILSEQ)
+            error.message += " (the offset is not at the start of an instruction)";
+        else if (error.errnum == EINVAL)
+            error.message += " (kprobes refuse this function or address: see "
+                             "/sys/kernel/debug/kprobes/blacklist)";
+        return error;
+    }
+    return attached;
 }
 
 AttachResult<const Attachment *> AttachmentSet::attach_perf_event(int prog_fd,

@@ -66,10 +66,6 @@ std::string_view perf_event_open_hint(int errnum) {
     case EACCES:
     case EPERM:
         return "needs root (CAP_PERFMON)";
-    case EILSEQ: // kprobes
-        return "the offset is not at the start of an instruction";
-    case ENOENT: // kprobes
-        return "no such kernel symbol";
     default:
         return {};
     }
