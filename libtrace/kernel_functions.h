@@ -38,7 +38,8 @@ public:
     // Parses available_filter_functions text (the list keeps it).
     static KernelFunctionList from_filter_functions(std::string text);
     // The functions of `kallsyms` text that `is_btf_function(name, module)`
-    // says BTF describes: text symbols only ('t'/'T'), without __pfx_ padding
+    // says BTF describes (or, for the compiler's copies, describes under the
+    // original name): text symbols only ('t'/'T'), without __pfx_ padding
     // and .cold parts.
     template <typename IsBtfFunction>
     static KernelFunctionList from_kallsyms(std::string text, IsBtfFunction &&is_btf_function);
@@ -110,7 +111,11 @@ KernelFunctionList KernelFunctionList::from_kallsyms(std::string text,
             if (module == "bpf" || module.starts_with("__builtin"))
                 continue;
         }
-        if (name.starts_with("__pfx_") || is_cold_part(name) || !is_btf_function(name, module))
+        if (name.starts_with("__pfx_") || is_cold_part(name))
+            continue;
+        // The compiler's copies (foo.isra.0) are functions BTF knows as foo.
+        std::string_view base = function_base_name(name);
+        if (!is_btf_function(name, module) && (base == name || !is_btf_function(base, module)))
             continue;
         list.functions_.push_back({name, module});
     }

@@ -46,10 +46,11 @@ TEST(KernelFunctionList, KallsymsFallbackKeepsBtfTextSymbols) {
                            "ffffffff81200000 D vfs_data\n"
                            "ffffffff81300000 t helper.isra.0\n"
                            "ffffffff81300400 t helper.cold\n"
+                           "ffffffff81300800 t nobtf.constprop.0\n"
                            "ffffffffc0001000 t e1000_probe\t[e1000]\n"
                            "ffffffffc0002000 t bpf_prog_123_f\t[bpf]\n";
     std::set<std::string> btf = {"vmlinux:vfs_read", "vmlinux:vfs_write", "vmlinux:vfs_data",
-                                 "vmlinux:helper.isra.0", "e1000:e1000_probe",
+                                 "vmlinux:helper", "e1000:e1000_probe",
                                  "bpf:bpf_prog_123_f"};
     KernelFunctionList list =
         KernelFunctionList::from_kallsyms(kallsyms, [&](std::string_view name, std::string_view module) {
