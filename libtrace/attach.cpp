@@ -14,6 +14,8 @@
 #include <charconv>
 #include <cstring>
 #include <exception>
+#include <map>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -109,6 +111,20 @@ bool detach_waits_for_grace_period(const Attachment &attachment) {
            attachment.kind == AttachmentKind::Trampoline;
 }
 
+// read_probe_pmu() once per PMU and process: the sysfs files do not change,
+// and reading them for each of hundreds of kprobes shows under qemu.
+AttachResult<ProbePmu> probe_pmu(std::string_view name, std::string_view target) {
+    static std::mutex mutex;
+    static std::map<std::string, ProbePmu, std::less<>> known;
+    std::lock_guard lock(mutex);
+    if (auto it = known.find(name); it != known.end())
+        return it->second;
+    AttachResult<ProbePmu> pmu = read_probe_pmu(name, target);
+    if (pmu)
+        known.emplace(std::string(name), *pmu);
+    return pmu;
+}
+
 } // namespace
 
 AttachResult<std::string> AttachmentSet::tracefs_dir() {
@@ -183,7 +199,7 @@ AttachResult<const Attachment *> AttachmentSet::attach_uprobe(int prog_fd, std::
     std::string path_copy(path);
     std::string description = retprobe ? "uretprobe " : "uprobe ";
     description += path_copy + "+" + hex(file_offset) + pid_suffix(pid);
-    AttachResult<ProbePmu> pmu = read_probe_pmu("uprobe", description);
+    AttachResult<ProbePmu> pmu = probe_pmu("uprobe", description);
     if (!pmu)
         return pmu.error();
 
@@ -299,7 +315,7 @@ AttachResult<const Attachment *> AttachmentSet::attach_kprobe(int prog_fd, std::
     std::string symbol_copy(symbol);
     std::string description = retprobe ? "kretprobe " : "kprobe ";
     description += symbol_copy + "+" + hex(offset);
-    AttachResult<ProbePmu> pmu = read_probe_pmu("kprobe", description);
+    AttachResult<ProbePmu> pmu = probe_pmu("kprobe", description);
     if (!pmu)
         return pmu.error();
 

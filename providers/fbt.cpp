@@ -64,18 +64,20 @@ public:
         for (const trace::Probe *probe : enabled)
             functions.insert(std::string(kernel_function_of(*probe).function));
         Unavailable no_kprobes = catalog_->kprobes();
-        Unavailable no_fentry = catalog_->fentry();
-        bool prefer_fentry = !no_fentry && (no_kprobes || functions.size() <= kMostTrampolines);
+        bool few = functions.size() <= kMostTrampolines;
+        // Probing for fentry loads BTF and a program: only when it would be used.
+        Unavailable no_fentry = few || no_kprobes ? catalog_->fentry() : std::nullopt;
+        bool prefer_fentry = !no_fentry && (no_kprobes || few);
         std::string why;
         if (prefer_fentry)
             why = no_kprobes ? "this kernel has no kprobes"
                              : "BPF trampolines cost less per event (kprobes past " +
                                    std::to_string(kMostTrampolines) + " functions)";
-        else if (no_fentry)
-            why = *no_fentry;
-        else
+        else if (!few)
             why = std::to_string(functions.size()) +
                   " functions: each BPF trampoline takes a grace period to detach, one at a time";
+        else
+            why = *no_fentry;
 
         std::vector<const trace::Probe *> through_fentry, through_kprobes;
         for (const trace::Probe *probe : enabled) {

@@ -303,8 +303,9 @@ Unavailable KernelFunctionCatalog::kprobes() {
 Unavailable KernelFunctionCatalog::fentry() {
     if (fentry_)
         return *fentry_;
-    std::string target = "vfs_read";
-    uint32_t id = function_id(target, trace::kKernelImageModule);
+    // One lookup, without building the index of every function.
+    int found = vmlinux() ? btf__find_by_name_kind(vmlinux(), "vfs_read", BTF_KIND_FUNC) : -1;
+    uint32_t id = found > 0 ? uint32_t(found) : 0;
     if (id == 0) {
         fentry_ = Unavailable{vmlinux() ? "BTF names no vfs_read to try a BPF trampoline on"
                                         : "the kernel has no BTF (/sys/kernel/btf/vmlinux), which "
