@@ -511,11 +511,12 @@ std::vector<Trampoline> kprobe_trampolines(std::span<const trace::Probe *const> 
                                            std::string_view program_prefix) {
     bool cookies = catalog.kprobe_cookies();
     std::vector<const trace::Probe *> entries, returns;
-    bool offsets = false;
+    // kprobe_multi links take kernel image functions, without offsets.
+    bool multi_able = true;
     for (const trace::Probe *probe : probes) {
         KernelFunctionProbe data = kernel_function_of(*probe);
         (data.is_return ? returns : entries).push_back(probe);
-        offsets = offsets || data.offset != 0;
+        multi_able = multi_able && data.offset == 0 && data.module == trace::kKernelImageModule;
     }
     std::vector<Trampoline> out;
     auto make = [&](std::vector<const trace::Probe *> group, bool is_return, bool multi) {
@@ -570,8 +571,12 @@ std::vector<Trampoline> kprobe_trampolines(std::span<const trace::Probe *const> 
             }
             for (const trace::Probe *probe : group) {
                 KernelFunctionProbe data = kernel_function_of(*probe);
+                // "MODULE:FUNCTION" picks the module's function of that name.
+                std::string symbol(data.function);
+                if (data.module != trace::kKernelImageModule)
+                    symbol = std::string(data.module) + ":" + symbol;
                 auto attached = context.attachments.attach_kprobe(
-                    context.program_fd, data.function, data.offset, is_return,
+                    context.program_fd, symbol, data.offset, is_return,
                     with_cookies ? probe->id : 0);
                 if (!attached)
                     return "probe '" + probe->name.full() + "': " + attached.error().message;
@@ -583,7 +588,7 @@ std::vector<Trampoline> kprobe_trampolines(std::span<const trace::Probe *const> 
     for (auto [group, is_return] : {std::pair(&entries, false), std::pair(&returns, true)}) {
         if (group->empty())
             continue;
-        bool multi = group->size() > 1 && !offsets && cookies && catalog.kprobe_multi();
+        bool multi = group->size() > 1 && multi_able && cookies && catalog.kprobe_multi();
         if (cookies) {
             make(*group, is_return, multi);
             continue;
