@@ -15,7 +15,6 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <thread>
 
 namespace dtx::providers {
 
@@ -312,27 +311,23 @@ Unavailable KernelFunctionCatalog::fentry() {
                                           "BPF trampolines need"};
         return *fentry_;
     }
-    // The probe reads its bpf cookie, which the providers need (Linux 5.19).
-    const bpf_insn program[] = {instruction(BPF_JMP | BPF_CALL, 0, 0, 0,
-                                            BPF_FUNC_get_attach_cookie),
-                                kReturnZero[0], kReturnZero[1]};
     LIBBPF_OPTS(bpf_prog_load_opts, options, .expected_attach_type = BPF_TRACE_FENTRY,
                 .attach_btf_id = id);
-    trace::UniqueFd fd(load_probe_program(BPF_PROG_TYPE_TRACING, program, std::size(program),
-                                          &options));
+    trace::UniqueFd fd(load_probe_program(BPF_PROG_TYPE_TRACING, kReturnZero,
+                                          std::size(kReturnZero), &options));
     if (fd) {
         fentry_ = Unavailable{};
         return *fentry_;
     }
     int err = errno;
     std::string why = "the kernel refuses BPF trampoline (fentry) programs: bpf_prog_load of a "
-                      "fentry program for vfs_read that reads its bpf cookie: ";
+                      "fentry program for vfs_read: ";
     why += std::strerror(err);
     if (err == EPERM)
         why += " (a lockdown mode or a security module forbids them; bpftrace --info would "
                "say 'kfunc: no')";
     else if (err == EINVAL)
-        why += " (fentry programs with bpf cookies need Linux 5.19)";
+        why += " (fentry programs need Linux 5.5 with BTF)";
     fentry_ = Unavailable{why};
     return *fentry_;
 }
@@ -601,150 +596,50 @@ std::vector<Trampoline> kprobe_trampolines(std::span<const trace::Probe *const> 
 
 // ---- fentry programs ----
 
-namespace {
-
-// One fentry or fexit program as libbpf loaded it, loaded again for other
-// functions: the kernel verifies each copy against its own function's BTF.
-struct TrampolineClone {
-    const trace::Probe *probe;
-    uint32_t btf_id;
-    trace::UniqueFd program;
-    std::string error;
-};
-
-// The verifier's last words on a refused program, or strerror(err).
-std::string load_failure(const bpf_insn *insns, size_t count, const bpf_prog_load_opts &options,
-                         int err) {
-    std::string log(size_t{1} << 16, '\0');
-    bpf_prog_load_opts with_log = options;
-    with_log.log_buf = log.data();
-    with_log.log_size = uint32_t(log.size());
-    with_log.log_level = 1;
-    trace::UniqueFd again(bpf_prog_load(BPF_PROG_TYPE_TRACING, "dtx_fentry", "GPL", insns, count,
-                                        &with_log));
-    log.resize(std::strlen(log.c_str()));
-    while (!log.empty() && log.back() == '\n')
-        log.pop_back();
-    std::string last = log.substr(log.rfind('\n') == std::string::npos ? 0 : log.rfind('\n') + 1);
-    std::string message = std::string("bpf_prog_load: ") + std::strerror(err);
-    if (!last.empty())
-        message += ": " + last;
-    return message;
-}
-
-} // namespace
-
 std::vector<Trampoline> fentry_trampolines(std::span<const trace::Probe *const> probes,
                                            KernelFunctionCatalog &catalog,
                                            std::string_view program_prefix) {
-    struct Shape {
-        bool is_return;
-        unsigned arguments;
-        bool returns_value;
-        auto operator<=>(const Shape &) const = default;
-    };
-    std::map<Shape, std::vector<const trace::Probe *>> shapes;
+    std::vector<Trampoline> out;
     for (const trace::Probe *probe : probes) {
         KernelFunctionProbe data = kernel_function_of(*probe);
-        shapes[{data.is_return, catalog.argument_count(data), catalog.returns_value(data)}]
-            .push_back(probe);
-    }
-    std::vector<Trampoline> out;
-    for (auto &[shape, group] : shapes) {
+        unsigned arguments = catalog.argument_count(data);
+        bool returns_value = catalog.returns_value(data);
+        bool is_return = data.is_return;
+        uint32_t id = probe->id;
         Trampoline t;
         t.spec.program_name = std::string(program_prefix) + "_" + std::to_string(out.size());
-        t.spec.section = shape.is_return ? "fexit" : "fentry";
+        t.spec.section = is_return ? "fexit" : "fentry";
+        t.spec.probes = {probe};
         // The clause's and the program's frames, and the BPF trampoline's.
         t.spec.kernel_stack_skip = 3;
-        t.spec.probes = group;
-        t.attach_function = std::string(kernel_function_of(*group.front()).function);
-        t.spec.emit = [shape](codegen::TrampolineBuilder &b) {
+        t.attach_function = std::string(data.function);
+        t.spec.emit = [=](codegen::TrampolineBuilder &b) {
             llvm::IRBuilder<> &ir = b.ir();
             llvm::Value *ctx = b.entry().getArg(0);
+            // The context is the function's arguments as u64s, then (fexit)
+            // its return value.
             auto slot = [&](unsigned i) {
-                return ir.CreateLoad(ir.getInt64Ty(),
-                                     ir.CreateConstGEP1_64(ir.getInt64Ty(), ctx, i));
+                return ir.CreateLoad(ir.getInt64Ty(), ir.CreateConstGEP1_64(ir.getInt64Ty(), ctx, i));
             };
-            std::vector<llvm::Value *> values;
-            if (shape.is_return)
-                values = {ir.getInt64(0),
-                          shape.returns_value ? static_cast<llvm::Value *>(slot(shape.arguments))
-                                              : ir.getInt64(0)};
-            else
-                for (unsigned i = 0; i < shape.arguments; i++)
-                    values.push_back(slot(i));
             llvm::Value *dctx = b.clause_context();
-            b.store_probe_id(dctx,
-                             b.call_helper(BPF_FUNC_get_attach_cookie, ir.getInt64Ty(), {ctx}));
+            b.store_probe_id(dctx, ir.getInt64(id));
             b.clear_arguments(dctx);
-            for (unsigned i = 0; i < values.size(); i++)
-                b.store_argument(dctx, i, values[i]);
+            if (is_return) {
+                if (returns_value)
+                    b.store_argument(dctx, 1, slot(arguments));
+            } else {
+                for (unsigned i = 0; i < arguments; i++)
+                    b.store_argument(dctx, i, slot(i));
+            }
             b.run_clauses(dctx);
         };
-        std::vector<uint32_t> btf_ids;
-        for (const trace::Probe *probe : group) {
-            KernelFunctionProbe data = kernel_function_of(*probe);
-            btf_ids.push_back(catalog.function_id(data.function, data.module));
-        }
-        std::string program_name = t.spec.program_name;
-        bool is_return = shape.is_return;
-        t.attach = [group, btf_ids, program_name,
-                    is_return](AttachContext &context) -> std::optional<std::string> {
-            auto describe = [&](const trace::Probe &probe) {
-                return std::string(is_return ? "fexit " : "fentry ") +
-                       std::string(kernel_function_of(probe).function);
-            };
-            std::vector<TrampolineClone> clones;
-            for (size_t i = 1; i < group.size(); i++)
-                clones.push_back({group[i], btf_ids[i], trace::UniqueFd(), {}});
-            if (!clones.empty()) {
-                bpf_program *program = context.object.program(program_name);
-                const bpf_insn *insns = bpf_program__insns(program);
-                size_t count = bpf_program__insn_cnt(program);
-                // Each copy is verified anew; the verifier runs in parallel.
-                auto load = [&](size_t first, size_t step) {
-                    for (size_t i = first; i < clones.size(); i += step) {
-                        LIBBPF_OPTS(bpf_prog_load_opts, options,
-                                    .expected_attach_type =
-                                        is_return ? BPF_TRACE_FEXIT : BPF_TRACE_FENTRY,
-                                    .attach_btf_id = clones[i].btf_id);
-                        int fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, program_name.c_str(), "GPL",
-                                               insns, count, &options);
-                        if (fd < 0)
-                            clones[i].error = load_failure(insns, count, options, errno);
-                        clones[i].program.reset(fd);
-                    }
-                };
-                unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
-                std::vector<std::thread> workers;
-                for (unsigned w = 1; w < threads && w < clones.size(); w++)
-                    workers.emplace_back(load, w, threads);
-                load(0, threads);
-                for (std::thread &worker : workers)
-                    worker.join();
-            }
-            auto attached = context.attachments.attach_trampoline(
-                context.program_fd, is_return, describe(*group.front()), group.front()->id);
+        t.attach = [probe, is_return](AttachContext &context) -> std::optional<std::string> {
+            std::string description = std::string(is_return ? "fexit " : "fentry ") +
+                                      std::string(kernel_function_of(*probe).function);
+            auto attached = context.attachments.attach_trampoline(context.program_fd, is_return,
+                                                                  std::move(description));
             if (!attached)
-                return "probe '" + group.front()->name.full() + "': " + attached.error().message;
-            size_t failed = 0;
-            std::string first_failure;
-            for (TrampolineClone &clone : clones) {
-                if (clone.program) {
-                    auto linked = context.attachments.attach_trampoline(
-                        clone.program.get(), is_return, describe(*clone.probe), clone.probe->id);
-                    if (!linked)
-                        clone.error = linked.error().message;
-                }
-                if (clone.error.empty())
-                    continue;
-                if (failed++ == 0)
-                    first_failure = "probe '" + clone.probe->name.full() + "': " + clone.error;
-            }
-            if (failed > 0)
-                context.warnings.push_back(
-                    first_failure +
-                    (failed > 1 ? " (and " + std::to_string(failed - 1) + " more left out)" : ""));
+                return "probe '" + probe->name.full() + "': " + attached.error().message;
             return std::nullopt;
         };
         out.push_back(std::move(t));

@@ -4,11 +4,9 @@
 //   kprobes  one program for every function of a kind (entry or return), the
 //            probe ID in the bpf cookie; one perf-event kprobe per function,
 //            or one kprobe_multi link for all where the kernel has them
-//   fentry   BPF trampolines: a program is verified for one function, so one
-//            is compiled per shape (entry or return, argument count) and
-//            loaded again, unchanged, for each further function of that shape
-//            (the kernel checks it against that function's BTF); the probe ID
-//            in the bpf cookie (Linux 5.19)
+//   fentry   BPF trampolines: a program is verified for its one function, so
+//            each probe has its own (libbpf loads them with their BTF), the
+//            probe ID built in
 #pragma once
 
 #include "libtrace/kernel_functions.h"

@@ -183,7 +183,7 @@ TEST_F(KernelFunctionProbesTest, KprobeOffsetsAndUnlistedSymbols) {
     EXPECT_EQ(probe.offset, 0x10u);
 }
 
-TEST_F(KernelFunctionProbesTest, FentryShapesGroupFunctions) {
+TEST_F(KernelFunctionProbesTest, FentryProgramPerProbe) {
     std::string two = function_with_arguments(2), three = function_with_arguments(3);
     if (two.empty() || three.empty())
         GTEST_SKIP() << "skipped: no functions of 2 and 3 arguments";
@@ -193,8 +193,7 @@ TEST_F(KernelFunctionProbesTest, FentryShapesGroupFunctions) {
         ASSERT_FALSE(match_kernel_functions("fentry", {"fentry", "", name, ""}, fentry, catalog,
                                             table, found));
     ASSERT_EQ(found.size(), 6u);
-    // Entries of 2, 3 and 4 arguments and returns of each: six shapes, each
-    // program loaded for its first function.
+    // A program per probe, each loaded (and verified) for its function.
     std::vector<Trampoline> trampolines = fentry_trampolines(found, catalog, "dtx_test");
     EXPECT_EQ(trampolines.size(), 6u);
     for (const Trampoline &t : trampolines) {

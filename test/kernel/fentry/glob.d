@@ -1,6 +1,6 @@
 /* dtx-args: -q -c '@TRIGGER@ read ../data/known.txt 6' */
 /* dtx-requires: fentry */
-/* A few functions through one fentry program loaded again per function:
+/* A few functions, a fentry program each:
    only vfs_read and vfs_open fire for the trigger. */
 fentry::vfs_re*:entry,
 fentry::vfs_open:entry,
