@@ -31,9 +31,9 @@ public:
 
     std::optional<std::string> unavailable() override { return catalog_->fentry(); }
 
-    void list(trace::ProbeTable &table) override {
-        list_kernel_functions(kProviderName, kFilter, *catalog_, table);
-    }
+    // The functions are fbt's, which -l lists; these are listed when asked
+    // for (-l -P fentry, -l -n 'fentry::vfs_*:').
+    void list(trace::ProbeTable &) override {}
 
     std::vector<trace::ProbeArgument> arguments(const trace::Probe &probe) override {
         return catalog_->arguments(kernel_function_of(probe));

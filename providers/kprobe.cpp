@@ -32,9 +32,9 @@ public:
 
     std::optional<std::string> unavailable() override { return catalog_->kprobes(); }
 
-    void list(trace::ProbeTable &table) override {
-        list_kernel_functions(kProviderName, kFilter, *catalog_, table);
-    }
+    // The functions are fbt's, which -l lists; these are listed when asked
+    // for (-l -P kprobe, -l -n 'kprobe::vfs_*:').
+    void list(trace::ProbeTable &) override {}
 
     std::vector<trace::ProbeArgument> arguments(const trace::Probe &probe) override {
         return catalog_->arguments(kernel_function_of(probe));
