@@ -5,6 +5,7 @@
 #include "cmd/listing.h"
 #include "cmd/options.h"
 #include "cmd/program_sources.h"
+#include "codegen/kernel_types.h"
 #include "libtrace/session.h"
 #include "libtrace/target.h"
 #include "parser/ast_dump.h"
@@ -51,6 +52,7 @@ int run(const dtx::cmd::Options &options) {
 
     dtx::DiagnosticEngine diagnostics;
     dtx::parser::TypeNames type_names;
+    type_names.set_lookup(dtx::sema::is_kernel_typedef);
     dtx::ast::Program program;
     for (const dtx::cmd::LoadedSource &source : loaded.sources) {
         dtx::parser::ProgramParseOptions parse_options;

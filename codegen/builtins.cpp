@@ -23,7 +23,7 @@ constexpr BuiltinVariable kVariables[] = {
     {"args", "int64_t", true},
     {"caller", "uintptr_t"},
     {"cpu", "processorid_t"},
-    {"curthread", "void *"},
+    {"curthread", "void *"}, // struct task_struct * with kernel BTF
     {"cwd", "string"},
     {"epid", "uint_t"},
     {"errno", "int"},
@@ -193,6 +193,7 @@ constexpr FunctionDescriptor kFunctions[] = {
     fn("ntohl", S, "uint32_t", {integer("uint32_t")}),
     fn("ntohll", S, "uint64_t", {integer("uint64_t")}),
     fn("ntohs", S, "uint16_t", {integer("uint16_t")}),
+    fn("print", A, "void", {any()}, {.rule = TypeRule::Print}),
     fn("printa", A, "void", {}, {.variadic = true, .rule = TypeRule::Printa}),
     fn("printf", A, "void", {format()}, {.variadic = true, .rule = TypeRule::Printf}),
     fn("progenyof", S, "int", {integer("pid_t")}),

@@ -24,7 +24,8 @@ struct BuiltinVariable {
 };
 
 // args[] is typed per probe by its provider; until then it is int64_t[] like
-// arg0..arg9. curthread is a pointer whose struct comes with kernel BTF.
+// arg0..arg9. curthread is a void * here; the checker makes it a struct
+// task_struct * when the kernel has BTF.
 const BuiltinVariable *find_builtin_variable(std::string_view name);
 std::span<const BuiltinVariable> builtin_variables();
 
@@ -70,6 +71,7 @@ enum class TypeRule {
     Printa,     // [format,] one or more aggregations
     Lquantize,  // value, constant lower, upper, [step], [increment]
     Llquantize, // value, constant factor, low, high, steps, [increment]
+    Print,      // a value whose type says how to show it, small enough to record
 };
 
 struct FunctionDescriptor {

@@ -42,6 +42,10 @@ private:
     const Type *resolve_type(const ast::TypeExpr &type);
     const Type *resolve_record(const ast::TypeExpr &type);
     const Type *resolve_enum(const ast::TypeExpr &type);
+    // `struct tag`, `union tag` or `enum tag` named without a body: the
+    // script's own (declared or defined before), else the kernel's from BTF;
+    // null after an error naming it (with a "did you mean" among both).
+    const Type *named_tag(const ast::TypeExpr &type, TypeKind kind);
 
     // The value of an integer constant expression that check() has typed.
     std::optional<int64_t> constant_value(const ast::Expr &expr) const;
@@ -104,6 +108,7 @@ private:
                                   std::vector<ast::ExprPtr> *keys);
     void check_printf(ast::Call &call, const FunctionDescriptor &fn);
     void check_printa(ast::Call &call);
+    void check_print(ast::Call &call, const FunctionDescriptor &fn);
     std::optional<int64_t> constant_parameter(ast::Call &call, const ConstantParameter &p,
                                               const char *function, int64_t min, int64_t max,
                                               const char *expected);
@@ -116,6 +121,9 @@ private:
     Diagnostic &error(const char *code, const SourceRange &at, std::string message);
     // "did you mean 'execname'?" among every name a bare identifier could be.
     void suggest(Diagnostic &d, const std::string &name, const std::vector<std::string> &known);
+    // The name of `known` closest to `name`, if one is close enough to be a typo.
+    static const std::string *closest(const std::string &name,
+                                      const std::vector<std::string> &known);
     std::vector<std::string> identifier_names() const;
     static std::string quote(const Type *type);
     const Type *value_type(const Type *type); // char arrays read as string values

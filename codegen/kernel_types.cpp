@@ -5,6 +5,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include <algorithm>
 #include <string>
 
 namespace dtx::sema {
@@ -25,6 +26,35 @@ std::string_view integer_name(uint32_t bytes, bool is_signed) {
     }
 }
 
+// D's spelling of a C base type as GCC names it in BTF: "long long unsigned
+// int" is "unsigned long long", "short int" is "short".
+std::string d_spelling(std::string_view name) {
+    bool is_unsigned = false, is_signed = false;
+    int longs = 0;
+    std::string rest;
+    size_t start = 0;
+    while (start < name.size()) {
+        size_t end = name.find(' ', start);
+        if (end == std::string_view::npos)
+            end = name.size();
+        std::string_view word = name.substr(start, end - start);
+        if (word == "unsigned")
+            is_unsigned = true;
+        else if (word == "signed")
+            is_signed = true;
+        else if (word == "long")
+            longs++;
+        else if (word != "int")
+            rest += (rest.empty() ? "" : " ") + std::string(word);
+        start = end + 1;
+    }
+    if (rest.empty())
+        rest = longs == 2 ? "long long" : longs == 1 ? "long" : "int";
+    else if (rest != "short" && rest != "char")
+        return std::string(name); // not one of C's integer types
+    return (is_unsigned ? "unsigned " : is_signed && rest == "char" ? "signed " : "") + rest;
+}
+
 // BTF has no alignment; the natural one of a record's size is what the
 // kernel's records have in practice, and only D-declared records embedding
 // a kernel record by value use it.
@@ -36,6 +66,12 @@ uint32_t natural_alignment(uint64_t size) {
 }
 
 } // namespace
+
+bool is_kernel_typedef(std::string_view name) {
+    const btf *kernel = trace::vmlinux_btf();
+    return kernel &&
+           btf__find_by_name_kind(kernel, std::string(name).c_str(), BTF_KIND_TYPEDEF) > 0;
+}
 
 KernelTypes::KernelTypes(TypeTable &types) : types_(types) {}
 
@@ -96,6 +132,10 @@ const Type *KernelTypes::import_integer(uint32_t id) {
         return types_.char_type();
     if (t->size > 8) // __int128: D has no such integer; its bytes still copy
         return types_.array_of(types_.lookup("unsigned long"), t->size / 8);
+    if (const Type *same = types_.lookup(d_spelling(name));
+        same && same->kind == TypeKind::Integer && same->size == t->size &&
+        same->is_signed == bool(encoding & BTF_INT_SIGNED))
+        return same; // "long long int" is D's long long, not its long
     return types_.lookup(integer_name(t->size, encoding & BTF_INT_SIGNED));
 }
 
@@ -174,9 +214,10 @@ const Type *KernelTypes::import(uint32_t id) {
         type->complete = true;
         for (int i = 0; i < btf_vlen(t); i++) {
             if (btf_is_enum(t)) {
+                // BTF keeps 32-bit values signed; an unsigned enum's are not.
                 const struct btf_enum *e = btf_enum(t) + i;
-                type->enumerators.push_back(
-                    {btf__name_by_offset(btf_, e->name_off), int64_t(e->val)});
+                int64_t value = type->is_signed ? int64_t(e->val) : int64_t(uint32_t(e->val));
+                type->enumerators.push_back({btf__name_by_offset(btf_, e->name_off), value});
             } else {
                 const struct btf_enum64 *e = btf_enum64(t) + i;
                 type->enumerators.push_back(
@@ -221,6 +262,75 @@ const Type *KernelTypes::import(uint32_t id) {
     }
     imported_[id] = result;
     return result;
+}
+
+void KernelTypes::complete_by_value(const Type *type) {
+    std::set<const Type *> seen;
+    std::vector<const Type *> work{type};
+    while (!work.empty()) {
+        const Type *t = resolve(work.back());
+        work.pop_back();
+        if (!t || !seen.insert(t).second)
+            continue;
+        if (t->kind == TypeKind::Array) {
+            work.push_back(t->element);
+        } else if (t->kind == TypeKind::Struct || t->kind == TypeKind::Union) {
+            complete_members(t);
+            for (const Member &member : t->members)
+                work.push_back(member.type);
+        }
+    }
+}
+
+std::optional<std::pair<const Type *, int64_t>> KernelTypes::enumerator(std::string_view name) {
+    if (!available())
+        return std::nullopt;
+    if (!enumerators_) {
+        enumerators_.emplace();
+        const uint32_t count = btf__type_cnt(btf_);
+        for (uint32_t id = 1; id < count; id++) {
+            const btf_type *t = btf__type_by_id(btf_, id);
+            if (btf_is_enum(t)) {
+                // Values as import() gives them: unsigned enums' are not negative.
+                for (int i = 0; i < btf_vlen(t); i++) {
+                    const struct btf_enum *e = btf_enum(t) + i;
+                    int64_t value = btf_kflag(t) ? int64_t(e->val) : int64_t(uint32_t(e->val));
+                    enumerators_->try_emplace(btf__name_by_offset(btf_, e->name_off), id, value);
+                }
+            } else if (btf_is_enum64(t)) {
+                for (int i = 0; i < btf_vlen(t); i++) {
+                    const struct btf_enum64 *e = btf_enum64(t) + i;
+                    enumerators_->try_emplace(btf__name_by_offset(btf_, e->name_off), id,
+                                              int64_t(btf_enum64_value(e)));
+                }
+            }
+        }
+    }
+    auto it = enumerators_->find(name);
+    if (it == enumerators_->end())
+        return std::nullopt;
+    const Type *type = import(it->second.first);
+    if (!type)
+        return std::nullopt;
+    return std::make_pair(type, it->second.second);
+}
+
+const std::vector<std::string> &KernelTypes::tag_names(TypeKind kind) {
+    auto [it, inserted] = tag_names_.try_emplace(kind);
+    if (!inserted || !available())
+        return it->second;
+    const uint32_t count = btf__type_cnt(btf_);
+    for (uint32_t id = 1; id < count; id++) {
+        const btf_type *t = btf__type_by_id(btf_, id);
+        bool wanted = kind == TypeKind::Struct  ? btf_is_struct(t)
+                      : kind == TypeKind::Union ? btf_is_union(t)
+                                                : btf_is_any_enum(t);
+        if (wanted && t->name_off)
+            it->second.emplace_back(btf__name_by_offset(btf_, t->name_off));
+    }
+    std::sort(it->second.begin(), it->second.end());
+    it->second.erase(std::unique(it->second.begin(), it->second.end()), it->second.end());
+    return it->second;
 }
 
 void KernelTypes::load_members(Type &record, uint32_t id) {

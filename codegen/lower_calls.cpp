@@ -126,7 +126,8 @@ Value Lowering::lower_call(const ast::Call &call, bool statement, ClauseState &s
     // --- actions ------------------------------------------------------------
     if (name == "trace" || name == "printf" || name == "printa" || name == "exit" ||
         name == "clear" || name == "trunc" || name == "normalize" || name == "denormalize" ||
-        name == "setopt" || ((name == "stack" || name == "ustack") && statement)) {
+        name == "setopt" || name == "print" ||
+        ((name == "stack" || name == "ustack") && statement)) {
         trace::ActionDescription action;
         action.location = call.range;
         if (name == "trace") {
@@ -173,6 +174,21 @@ Value Lowering::lower_call(const ast::Call &call, bool statement, ClauseState &s
             state.record_offset += layout.size;
             if (state.record_offset <= record_area_limit_)
                 capture_stack(record_address(state, layout.offset), frames + 1, user, state);
+            action.values.push_back(layout);
+        } else if (name == "print") {
+            // The value's own bytes; the consumer lays them out by its type.
+            action.kind = trace::ActionKind::Print;
+            const ast::Expr &value = argument(call, 0);
+            const sema::Type *t = sema::resolve(value.type);
+            trace::ValueLayout layout;
+            layout.kind = trace::ValueKind::Bytes;
+            layout.offset = state.record_offset;
+            layout.size = uint32_t(sema::is_string(t) ? strsize() : t->size);
+            state.record_offset += align8(layout.size);
+            action.printed_type = printed_type(value.type);
+            if (state.record_offset <= record_area_limit_)
+                record_printed_value(value, layout.size, record_address(state, layout.offset),
+                                     state);
             action.values.push_back(layout);
         } else if (name == "setopt") {
             action.kind = trace::ActionKind::Setopt;
@@ -304,6 +320,107 @@ Value Lowering::lower_call(const ast::Call &call, bool statement, ClauseState &s
     error(call.function_range,
           "'" + name + "' is not supported by this version of dtx");
     return {is_memory_value(type) ? string_literal("") : const64(0), type};
+}
+
+void Lowering::record_printed_value(const ast::Expr &value, uint32_t size, llvm::Value *to,
+                                    ClauseState &state) {
+    // A struct, union or array behind a pointer (`*p`, `p->member`) is read
+    // from the kernel straight into the record, not through scratch.
+    llvm::Value *address = nullptr;
+    if (is_memory_value(value.type) && !sema::is_string(sema::resolve(value.type))) {
+        if (auto *u = value.as<ast::Unary>(); u && u->op == ast::UnaryOp::Deref &&
+                                              sema::is_pointer(sema::resolve(u->operand->type))) {
+            address = lower_scalar(*u->operand, state);
+        } else if (auto *m = value.as<ast::Member>(); m && m->arrow) {
+            const sema::Type *pointer = sema::resolve(m->base->type);
+            std::optional<sema::Member> member =
+                pointer ? sema::find_member(sema::resolve(pointer->element), m->member)
+                        : std::nullopt;
+            if (member && !member->is_bit_field())
+                address =
+                    ir_.CreateAdd(lower_scalar(*m->base, state), const64(member->byte_offset()));
+        }
+    }
+    if (address) {
+        llvm::Value *result =
+            call_helper(BPF_FUNC_probe_read_kernel, i64(), {to, ir_.getInt32(size), address});
+        fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress,
+                 address);
+        return;
+    }
+    Value v = lower(value, state);
+    if (v.value->getType()->isPointerTy()) {
+        copy_bytes(to, v.value, size);
+        return;
+    }
+    store_integer(normalize(v.value, value.type), to, value.type);
+}
+
+// A D type as print() shows it. Types are described once per program, so a
+// struct printed by several actions, or met again inside another, is one entry.
+uint32_t Lowering::printed_type(const sema::Type *type) {
+    if (auto it = printed_types_.find(type); it != printed_types_.end())
+        return it->second;
+    using Kind = trace::PrintedType::Kind;
+    const sema::Type *t = sema::resolve(type);
+    trace::PrintedType described;
+    described.name = type->name;
+    // An anonymous struct or union is shown by its keyword alone.
+    for (size_t at; (at = described.name.find(" <anonymous>")) != std::string::npos;)
+        described.name.erase(at, 12);
+    described.size = uint32_t(t->size);
+    described.is_signed = t->is_signed;
+    switch (t->kind) {
+    case sema::TypeKind::Integer:
+        // char and signed char print as characters, as C's character types.
+        described.kind = t->size == 1 && t->rank == 1 && t->is_signed &&
+                                 t->symbolization == sema::Symbolization::None
+                             ? Kind::Char
+                             : Kind::Integer;
+        break;
+    case sema::TypeKind::Float:
+        described.kind = Kind::Float;
+        break;
+    case sema::TypeKind::Enum:
+        described.kind = Kind::Enum;
+        for (const sema::EnumValue &e : t->enumerators)
+            described.enumerators.emplace_back(e.name, e.value);
+        break;
+    case sema::TypeKind::Pointer:
+        described.kind = Kind::Pointer;
+        break;
+    case sema::TypeKind::String:
+        described.kind = Kind::String;
+        described.size = uint32_t(strsize());
+        break;
+    case sema::TypeKind::Array:
+        described.kind = Kind::Array;
+        described.count = t->array_count;
+        break;
+    case sema::TypeKind::Struct:
+        described.kind = Kind::Struct;
+        break;
+    case sema::TypeKind::Union:
+        described.kind = Kind::Union;
+        break;
+    default: // nothing the checker lets print() show
+        described.kind = Kind::Integer;
+        break;
+    }
+    const uint32_t index = uint32_t(description_.printed_types.size());
+    description_.printed_types.push_back(std::move(described));
+    printed_types_[type] = index;
+    // Elements and members after the entry exists: vectors may grow meanwhile.
+    if (t->kind == sema::TypeKind::Array) {
+        uint32_t element = printed_type(t->element);
+        description_.printed_types[index].element = element;
+    } else if (t->kind == sema::TypeKind::Struct || t->kind == sema::TypeKind::Union) {
+        std::vector<trace::PrintedType::Member> members;
+        for (const sema::Member &m : t->members)
+            members.push_back({m.name, printed_type(m.type), m.bit_offset, m.bit_width});
+        description_.printed_types[index].members = std::move(members);
+    }
+    return index;
 }
 
 namespace {

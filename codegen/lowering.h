@@ -218,8 +218,14 @@ public:
     // holds it: `words` - 1 frames at most, a 0 after the last; a user stack
     // after its pid.
     void capture_stack(llvm::Value *buffer, uint32_t words, bool user, ClauseState &state);
+    // print(value): the value's bytes into the record at `to` (`size` bytes).
+    void record_printed_value(const ast::Expr &value, uint32_t size, llvm::Value *to,
+                              ClauseState &state);
+    // The index of `type` in description_.printed_types, described on first use.
+    uint32_t printed_type(const sema::Type *type);
 
     std::optional<std::set<ProbeData>> builtins_read_; // reads_builtin(), on first use
+    std::map<const sema::Type *, uint32_t> printed_types_; // see printed_type()
     const CompileInput &input_;
     const CompileOptions &options_;
     DiagnosticEngine &diags_;

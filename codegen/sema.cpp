@@ -55,6 +55,19 @@ void Checker::apply_pragmas() {
 // --- declarations ------------------------------------------------------------
 
 void Checker::declare(const Declaration &decl) {
+    const TypeExpr &written = *decl.type;
+    if (decl.name.empty() && decl.storage == StorageClass::None && !written.has_body &&
+        !written.name.empty() &&
+        (written.kind == TypeExpr::Kind::Struct || written.kind == TypeExpr::Kind::Union ||
+         written.kind == TypeExpr::Kind::Enum)) {
+        // `struct foo;` declares the tag (incomplete until defined), which
+        // the script may then point to.
+        types_.tagged(written.kind == TypeExpr::Kind::Struct  ? TypeKind::Struct
+                      : written.kind == TypeExpr::Kind::Union ? TypeKind::Union
+                                                              : TypeKind::Enum,
+                      written.name);
+        return;
+    }
     // `int counts[string, int]` declares an associative array.
     const bool associative =
         decl.type->kind == TypeExpr::Kind::Array && !decl.type->array_keys.empty();
@@ -168,6 +181,8 @@ const Type *Checker::resolve_type(const TypeExpr &type) {
     case TypeExpr::Kind::Named: {
         if (const Type *found = types_.lookup(type.name))
             return found;
+        if (const Type *kernel = kernel_types().by_typedef(type.name))
+            return kernel;
         error("D_TYPE_ERR", type.range, "unknown type name '" + type.name + "'");
         return nullptr;
     }
@@ -222,14 +237,8 @@ const Type *Checker::resolve_type(const TypeExpr &type) {
 
 const Type *Checker::resolve_record(const TypeExpr &type) {
     const TypeKind kind = type.kind == TypeExpr::Kind::Struct ? TypeKind::Struct : TypeKind::Union;
-    if (!type.has_body) {
-        // Possibly incomplete (`struct file *`), unless the kernel defines it.
-        Type *record = types_.tagged(kind, type.name);
-        if (!record->complete)
-            if (const Type *kernel = kernel_types().by_tag(kind, type.name))
-                return kernel;
-        return record;
-    }
+    if (!type.has_body)
+        return named_tag(type, kind);
     if (auto it = defined_records_.find(&type); it != defined_records_.end())
         return it->second;
     Type *record = type.name.empty() ? types_.anonymous(kind) : types_.tagged(kind, type.name);
@@ -282,7 +291,7 @@ const Type *Checker::resolve_record(const TypeExpr &type) {
 
 const Type *Checker::resolve_enum(const TypeExpr &type) {
     if (!type.has_body)
-        return types_.tagged(TypeKind::Enum, type.name);
+        return named_tag(type, TypeKind::Enum);
     if (auto it = defined_records_.find(&type); it != defined_records_.end())
         return it->second;
     Type *enumeration = type.name.empty() ? types_.anonymous(TypeKind::Enum)
@@ -314,6 +323,39 @@ const Type *Checker::resolve_enum(const TypeExpr &type) {
     enumeration->complete = true;
     defined_records_[&type] = enumeration;
     return enumeration;
+}
+
+const Type *Checker::named_tag(const TypeExpr &type, TypeKind kind) {
+    // A tag mentioned before was declared or defined by the script, imported
+    // from the kernel or named by a provider's argument types.
+    Type *existing = types_.find_tag(kind, type.name);
+    if (existing && existing->complete)
+        return existing;
+    // A forward declaration of a tag that the kernel defines is the kernel's.
+    if (const Type *kernel = kernel_types().by_tag(kind, type.name))
+        return kernel;
+    if (existing)
+        return existing;
+    const std::string keyword = kind == TypeKind::Struct  ? "struct"
+                                : kind == TypeKind::Union ? "union"
+                                                          : "enum";
+    const std::string shown = keyword + " " + type.name;
+    if (!kernel_types().available()) {
+        error("D_TYPE_ERR", type.range,
+              "unknown type '" + shown + "': the script does not declare it and the kernel " +
+                  "has no BTF (/sys/kernel/btf/vmlinux) to take it from")
+            .hints.push_back("declare it in the script: " + shown + " { ... };");
+        return nullptr;
+    }
+    Diagnostic &d =
+        error("D_TYPE_ERR", type.range,
+              "unknown type '" + shown + "': neither the script nor the kernel's BTF defines it");
+    std::vector<std::string> known = types_.tags(kind);
+    const std::vector<std::string> &kernel = kernel_types().tag_names(kind);
+    known.insert(known.end(), kernel.begin(), kernel.end());
+    if (const std::string *best = closest(type.name, known))
+        d.hints.push_back("did you mean '" + keyword + " " + *best + "'?");
+    return nullptr;
 }
 
 // --- integer constant expressions ----------------------------------------------
@@ -565,6 +607,12 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 
 void Checker::suggest(Diagnostic &d, const std::string &name,
                       const std::vector<std::string> &known) {
+    if (const std::string *best = closest(name, known))
+        d.hints.push_back("did you mean '" + *best + "'?");
+}
+
+const std::string *Checker::closest(const std::string &name,
+                                    const std::vector<std::string> &known) {
     const std::string *best = nullptr;
     // Up to two edits (a transposition is two), more for long names; never
     // a rewrite of the whole name.
@@ -576,8 +624,7 @@ void Checker::suggest(Diagnostic &d, const std::string &name,
             best = &candidate;
         }
     }
-    if (best)
-        d.hints.push_back("did you mean '" + *best + "'?");
+    return best;
 }
 
 std::vector<std::string> Checker::identifier_names() const {

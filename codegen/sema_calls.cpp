@@ -4,6 +4,7 @@
 #include "codegen/checker.h"
 #include "libtrace/aggregation.h"
 #include "libtrace/printf_format.h"
+#include "libtrace/program_description.h"
 
 namespace dtx::sema {
 
@@ -102,6 +103,9 @@ const Type *Checker::check_call(Call &call, bool statement) {
         break;
     case TypeRule::Printa:
         check_printa(call);
+        break;
+    case TypeRule::Print:
+        check_print(call, *fn);
         break;
     default:
         check_arguments(call, *fn, 0);
@@ -264,7 +268,43 @@ void Checker::check_aggregation_assign(Assign &assign, Aggregation &agg,
     }
 }
 
-namespace {} // namespace
+// print(value): any value but a stack, with every byte of it known (its
+// records complete) and small enough for one record.
+void Checker::check_print(Call &call, const FunctionDescriptor &fn) {
+    if (!check_arguments(call, fn, 0))
+        return;
+    Expr &arg = *call.arguments[0];
+    const Type *type = resolve(arg.type);
+    if (!type)
+        return;
+    if (type->kind == TypeKind::Stack || type->kind == TypeKind::Function) {
+        error("D_PRINT_TYPE", arg.range, "print() cannot show a value of type " + quote(arg.type))
+            .hints.push_back(type->kind == TypeKind::Stack ? "use stack() or ustack() as an action"
+                                                           : "print a pointer to it");
+        return;
+    }
+    if (bit_fields_.count(&arg)) {
+        error("D_PRINT_TYPE", arg.range, "print() cannot show a bit-field; use trace()");
+        return;
+    }
+    if (kernel_types_)
+        kernel_types_->complete_by_value(arg.type);
+    if (is_struct_or_union(type) && !type->complete) {
+        error("D_PRINT_TYPE", arg.range,
+              "print() cannot show " + quote(arg.type) + ": its members are not known");
+        return;
+    }
+    const uint64_t size = is_string(type) ? options_.strsize : type->size;
+    constexpr uint64_t kLargest = trace::kMaxRecordSize - trace::kRecordDataStart;
+    if (size == 0 || size > kLargest)
+        error("D_PRINT_SIZE", arg.range,
+              "print() cannot record " + quote(arg.type) + " of " + std::to_string(size) +
+                  " bytes: " +
+                  (size ? "a record holds at most " + std::to_string(kLargest) + " bytes"
+                        : std::string("it has no bytes to show")))
+            .hints.push_back(size ? "print a member of it, or a pointer to it"
+                                  : "print a pointer to it");
+}
 
 // One constant parameter of lquantize/llquantize: an integer constant within
 // [min, max], reported with the function's own codes and words.

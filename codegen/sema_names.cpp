@@ -39,6 +39,11 @@ const Type *Checker::check_identifier(Identifier &id) {
             return nullptr;
         }
         out_.resolutions[&id] = {.kind = Resolution::Kind::Builtin, .builtin = builtin};
+        // curthread points to the current task, a struct task_struct where the
+        // kernel's BTF says what that is; without BTF it is only an address.
+        if (id.name == "curthread")
+            if (const Type *task = kernel_types().by_tag(TypeKind::Struct, "task_struct"))
+                return types_.pointer_to(task);
         return spelled(builtin->type);
     }
     if (auto it = out_.inlines.find(id.name); it != out_.inlines.end()) {
@@ -68,6 +73,11 @@ const Type *Checker::check_identifier(Identifier &id) {
     if (auto it = externs_.find(id.name); it != externs_.end()) {
         out_.resolutions[&id] = {.kind = Resolution::Kind::KernelSymbol};
         return it->second;
+    }
+    // Last, the enumerators of the kernel's enums (TASK_RUNNING, TASK_COMM_LEN).
+    if (auto kernel = kernel_types().enumerator(id.name)) {
+        out_.resolutions[&id] = {.kind = Resolution::Kind::Constant, .value = kernel->second};
+        return kernel->first;
     }
     Diagnostic &d = error("D_IDENT_UNDEF", id.range,
                           "undefined identifier '" + id.name +

@@ -324,6 +324,20 @@ Type *TypeTable::tagged(TypeKind kind, const std::string &tag) {
     return type;
 }
 
+Type *TypeTable::find_tag(TypeKind kind, const std::string &tag) const {
+    auto it = tags_.find(std::string(tag_keyword(kind)) + " " + tag);
+    return it == tags_.end() ? nullptr : it->second;
+}
+
+std::vector<std::string> TypeTable::tags(TypeKind kind) const {
+    const std::string prefix = std::string(tag_keyword(kind)) + " ";
+    std::vector<std::string> names;
+    for (const auto &[name, type] : tags_)
+        if (name.starts_with(prefix))
+            names.push_back(name.substr(prefix.size()));
+    return names;
+}
+
 Type *TypeTable::anonymous(TypeKind kind) {
     Type *type = make(
         {.kind = kind, .name = std::string(tag_keyword(kind)) + " <anonymous>", .complete = false});

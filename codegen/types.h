@@ -127,6 +127,10 @@ public:
     // Struct, union and enum tags. A tag is declared (incomplete) on first
     // mention and completed by define_record / define_enum.
     Type *tagged(TypeKind kind, const std::string &tag);
+    // A tag mentioned before, or null; unlike tagged(), declares nothing.
+    Type *find_tag(TypeKind kind, const std::string &tag) const;
+    // Every tag of `kind` mentioned so far, without its keyword.
+    std::vector<std::string> tags(TypeKind kind) const;
     // An anonymous struct/union/enum.
     Type *anonymous(TypeKind kind);
 

@@ -1,6 +1,7 @@
 #include "libtrace/consumer.h"
 
 #include "libtrace/bpf_object.h"
+#include "libtrace/print_value.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -503,6 +504,15 @@ void Consumer::run_action(const ActionDescription &action, std::span<const std::
         return;
     case ActionKind::Setopt:
         return;
+    case ActionKind::Print: {
+        const ValueLayout &layout = action.values.at(0);
+        std::span<const std::byte> bytes;
+        if (layout.offset < record.size())
+            bytes = record.subspan(layout.offset,
+                                   std::min<size_t>(layout.size, record.size() - layout.offset));
+        write(format_printed_value(program_.printed_types, action.printed_type, bytes));
+        return;
+    }
     }
 }
 

@@ -18,6 +18,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dtx::trace {
@@ -97,7 +98,44 @@ enum class ActionKind : uint8_t {
     Normalize,   // aggregations[0], values[0]: the divisor
     Denormalize, // aggregations[0]
     Setopt,      // option name and value as constant strings
+    Print,       // values[0]: the bytes of a value of type `printed_type`
 };
+
+// A type as print() shows it (ProgramDescription::printed_types): enough of
+// the D type for the consumer to lay out and name a recorded value's bytes.
+// Typedefs are resolved into their kind but keep their name ("pid_t").
+struct PrintedType {
+    enum class Kind : uint8_t {
+        Integer, // `size` bytes; _Bool and unsigned char too
+        Char,    // char, signed char: shown as 'c'
+        Float,
+        Pointer,
+        Enum,  // an integer of `size` bytes named by `enumerators`
+        Array, // `count` elements of `element`
+        Struct,
+        Union,
+        String, // D's string: NUL-terminated in `size` bytes
+    };
+    struct Member {
+        std::string name;        // empty for an anonymous struct or union
+        uint32_t type = 0;       // index in ProgramDescription::printed_types
+        uint64_t bit_offset = 0; // from the start of the enclosing record
+        uint32_t bit_width = 0;  // a bit-field's width, else 0
+    };
+    Kind kind = Kind::Integer;
+    std::string name; // as declared: "int", "struct path", "char [16]", "spinlock_t"
+    uint32_t size = 0;
+    bool is_signed = false;
+    uint32_t element = 0;                                     // Array
+    uint64_t count = 0;                                       // Array
+    std::vector<Member> members;                              // Struct, Union
+    std::vector<std::pair<std::string, int64_t>> enumerators; // Enum
+};
+
+// The most bytes a clause's record holds, header and action mask included:
+// the largest value print() can record is a little smaller.
+inline constexpr uint32_t kMaxRecordSize = 16 * 1024;
+inline constexpr uint32_t kRecordDataStart = sizeof(RecordHeader) + 8;
 
 struct ActionDescription {
     ActionKind kind = ActionKind::Trace;
@@ -106,6 +144,7 @@ struct ActionDescription {
     std::optional<ParsedFormat> parsed_format;
     std::vector<uint32_t> aggregations; // ids
     std::string option_name, option_value; // setopt
+    uint32_t printed_type = 0;             // print(): index in ProgramDescription::printed_types
     SourceRange location;
 };
 
@@ -168,6 +207,7 @@ struct ProgramDescription {
     std::vector<ClauseDescription> clauses;
     std::vector<EnabledProbe> enabled_probes; // by epid - 1
     std::vector<AggregationDescription> aggregations;
+    std::vector<PrintedType> printed_types; // print()'s, shared by its actions
     std::string ring_buffer_map = "dtx_output";
     std::string clause_context_map = "dtx_dctx";
     std::string drops_map = "dtx_drops"; // per-CPU u64 counters, see DropCounter

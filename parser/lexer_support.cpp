@@ -107,7 +107,50 @@ size_t identifier_prefix(const char *text, size_t length) {
 
 } // namespace
 
-size_t declaration_keyword_length(const LexerContext &ctx, const char *text, size_t length) {
+namespace {
+
+// The first non-blank character at or after `i`, or '\0' at the end.
+char next_character(const std::string &text, size_t i) {
+    while (i < text.size() && std::isspace(uint8_t(text[i])))
+        ++i;
+    return i < text.size() ? text[i] : '\0';
+}
+
+bool is_word_character(char c) {
+    return std::isalnum(uint8_t(c)) || c == '_';
+}
+
+// Whether the word just scanned (ending at ctx.offset) stands where only a
+// type name fits: `(word)` or `(word *...)`, a cast or sizeof's operand, but
+// not a call's only argument, `f(word)`.
+bool in_type_position(const LexerContext &ctx, size_t word_length) {
+    const std::string &text = ctx.source.text();
+    size_t start = ctx.offset - word_length;
+    while (start > 0 && std::isspace(uint8_t(text[start - 1])))
+        --start;
+    if (start == 0 || text[start - 1] != '(')
+        return false;
+    size_t before = start - 1;
+    while (before > 0 && std::isspace(uint8_t(text[before - 1])))
+        --before;
+    if (before > 0 && is_word_character(text[before - 1])) {
+        size_t word_start = before;
+        while (word_start > 0 && is_word_character(text[word_start - 1]))
+            --word_start;
+        if (std::string_view(text).substr(word_start, before - word_start) != "sizeof")
+            return false;
+    }
+    size_t i = ctx.offset;
+    while (i < text.size() && std::isspace(uint8_t(text[i])))
+        ++i;
+    while (i < text.size() && (text[i] == '*' || std::isspace(uint8_t(text[i]))))
+        ++i;
+    return i < text.size() && text[i] == ')';
+}
+
+} // namespace
+
+size_t declaration_keyword_length(LexerContext &ctx, const char *text, size_t length) {
     // Any ':' makes the word a probe description (`int:foo:bar` would be one).
     if (std::memchr(text, ':', length) != nullptr)
         return 0;
@@ -118,7 +161,17 @@ size_t declaration_keyword_length(const LexerContext &ctx, const char *text, siz
     auto it = keywords().find(word);
     if (it != keywords().end())
         return it->second.begins_declaration ? n : 0;
-    return ctx.type_names.contains(word) ? n : 0;
+    if (ctx.type_names.contains(word))
+        return n;
+    // `atomic_t counter;`: a whole word followed by a name or '*' declares
+    // something if the word is a typedef of the kernel's.
+    if (n == length) {
+        char next = next_character(ctx.source.text(), ctx.offset);
+        if ((std::isalpha(uint8_t(next)) || next == '_' || next == '*') &&
+            ctx.type_names.look_up(word))
+            return n;
+    }
+    return 0;
 }
 
 Token word_token(LexerContext &ctx, const std::string &word, const SourceRange &at) {
@@ -128,7 +181,8 @@ Token word_token(LexerContext &ctx, const std::string &word, const SourceRange &
             return Token(it->second.token, at);
         if (is_reserved_word(word))
             return Parser::make_RESERVED(word, at);
-        if (ctx.type_names.contains(word))
+        if (ctx.type_names.contains(word) ||
+            (in_type_position(ctx, word.size()) && ctx.type_names.look_up(word)))
             return Parser::make_TYPE_NAME(word, at);
     }
     return Parser::make_IDENT(word, at);

@@ -15,7 +15,7 @@ void retreat(LexerContext &ctx, size_t length);
 // At the outer scope: if the word begins a declaration (a keyword or type name
 // such as `int`, `typedef`, `inline`, `self`), the length of that first word;
 // 0 if the word is a probe description.
-size_t declaration_keyword_length(const LexerContext &ctx, const char *text, size_t length);
+size_t declaration_keyword_length(LexerContext &ctx, const char *text, size_t length);
 // An identifier, keyword, reserved word or type name.
 Parser::symbol_type word_token(LexerContext &ctx, const std::string &word, const SourceRange &at);
 

@@ -98,4 +98,11 @@ bool TypeNames::contains(std::string_view name) const {
     return names_.find(std::string(name)) != names_.end();
 }
 
+bool TypeNames::look_up(std::string_view name) {
+    if (!lookup_ || !lookup_(name))
+        return false;
+    add(std::string(name));
+    return true;
+}
+
 } // namespace dtx::parser

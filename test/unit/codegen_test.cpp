@@ -11,6 +11,7 @@
 #include "codegen/trampoline.h"
 #include "libtrace/bpf_object.h"
 #include "libtrace/consumer.h"
+#include "libtrace/print_value.h"
 #include "libtrace/probe.h"
 #include "libtrace/program_description.h"
 #include "parser/parser.h"
@@ -21,12 +22,15 @@
 #include <gtest/gtest.h>
 #include <linux/bpf.h>
 
+#include <fcntl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -818,6 +822,52 @@ TEST(CodegenClauses, OversizedRecordIsAnError) {
     EXPECT_NE(b->errors().find("big.d:1:1"), std::string::npos) << b->errors();
 }
 
+// ---- print() ------------------------------------------------------------------------------
+
+TEST(CodegenActions, PrintRecordsTheValuesOwnBytes) {
+    auto b = compile("struct pt { int x; char tag[4]; } g;\n"
+                     "BEGIN { print(g); print(1); print(\"ab\"); }");
+    ASSERT_TRUE(b->compiled);
+    ASSERT_EQ(b->clause(0).actions.size(), 3u);
+    for (size_t i = 0; i < 3; i++) {
+        EXPECT_EQ(b->action(0, i).kind, ActionKind::Print) << i;
+        EXPECT_EQ(b->value(0, i).kind, ValueKind::Bytes) << i;
+    }
+    EXPECT_EQ(b->value(0, 0).offset, kFirstValueOffset);
+    EXPECT_EQ(b->value(0, 0).size, 8u); // sizeof(struct pt)
+    EXPECT_EQ(b->value(0, 1).offset, kFirstValueOffset + 8);
+    EXPECT_EQ(b->value(0, 1).size, 4u); // an int, not a traced 8-byte word
+    EXPECT_EQ(b->value(0, 2).offset, kFirstValueOffset + 16);
+    EXPECT_EQ(b->value(0, 2).size, 256u); // strsize
+}
+
+TEST(CodegenActions, PrintDescribesTheValuesType) {
+    auto b = compile("struct pt { int x; char tag[4]; unsigned int f : 3; } g;\n"
+                     "BEGIN { print(g); print(g); print(\"ab\"); }");
+    ASSERT_TRUE(b->compiled);
+    const std::vector<trace::PrintedType> &types = b->description().printed_types;
+    EXPECT_EQ(b->action(0, 0).printed_type, b->action(0, 1).printed_type); // described once
+    const trace::PrintedType &pt = types.at(b->action(0, 0).printed_type);
+    EXPECT_EQ(pt.kind, trace::PrintedType::Kind::Struct);
+    EXPECT_EQ(pt.name, "struct pt");
+    EXPECT_EQ(pt.size, 12u);
+    ASSERT_EQ(pt.members.size(), 3u);
+    EXPECT_EQ(pt.members[0].name, "x");
+    EXPECT_EQ(types.at(pt.members[0].type).name, "int");
+    EXPECT_EQ(types.at(pt.members[0].type).kind, trace::PrintedType::Kind::Integer);
+    const trace::PrintedType &tag = types.at(pt.members[1].type);
+    EXPECT_EQ(pt.members[1].bit_offset, 32u);
+    EXPECT_EQ(tag.kind, trace::PrintedType::Kind::Array);
+    EXPECT_EQ(tag.name, "char [4]");
+    EXPECT_EQ(tag.count, 4u);
+    EXPECT_EQ(types.at(tag.element).kind, trace::PrintedType::Kind::Char);
+    EXPECT_EQ(pt.members[2].bit_width, 3u);
+    EXPECT_EQ(pt.members[2].bit_offset, 64u);
+    const trace::PrintedType &text = types.at(b->action(0, 2).printed_type);
+    EXPECT_EQ(text.kind, trace::PrintedType::Kind::String);
+    EXPECT_EQ(text.size, 256u);
+}
+
 // ---- in the kernel ----------------------------------------------------------------------
 
 // Opens and loads a compiled object as the session does; on failure the
@@ -1168,6 +1218,105 @@ TEST(CodegenKernel, UnkeyedAggregationPrintsOnlyOnceRecorded) {
     EXPECT_EQ(printed_at_exit(object, *b), "\n"
                                            "                0\n"
                                            "             1000\n");
+}
+
+// curthread is the task the program runs for (here, this test's thread, which
+// BPF_PROG_TEST_RUN runs BEGIN's program in); members are read through
+// chains of pointers with the kernel's layouts, and print() records them.
+TEST(CodegenKernel, CurthreadMembersReadTheCurrentTask) {
+    if (geteuid() != 0)
+        GTEST_SKIP() << "skipped: loading BPF programs needs root";
+    if (!std::filesystem::exists("/sys/kernel/btf/vmlinux"))
+        GTEST_SKIP() << "skipped: the kernel has no BTF (/sys/kernel/btf/vmlinux)";
+    auto b = compile("BEGIN { trace(curthread->pid); trace(curthread->tgid);\n"
+                     "  trace(curthread->real_parent->tgid); trace(stringof(curthread->comm));\n"
+                     "  print(curthread->comm); print(*curthread->fs); print(curthread->pid);\n"
+                     "  print(curthread->fs->root); }");
+    ASSERT_TRUE(b->compiled);
+    trace::BpfObject object({.error_log_lines = 60});
+    std::optional<std::string> error = load(object, *b->compiled);
+    ASSERT_FALSE(error) << *error;
+    std::vector<std::vector<char>> records = run_begin(object, *b->compiled);
+    ASSERT_EQ(records.size(), 1u);
+    const std::vector<char> &record = records[0];
+    EXPECT_EQ(read_at<int64_t>(record, b->value(0, 0).offset), syscall(SYS_gettid));
+    EXPECT_EQ(read_at<int64_t>(record, b->value(0, 1).offset), getpid());
+    EXPECT_EQ(read_at<int64_t>(record, b->value(0, 2).offset), getppid());
+    std::ifstream comm_file("/proc/self/comm");
+    std::string comm;
+    std::getline(comm_file, comm);
+    EXPECT_EQ(std::string(record.data() + b->value(0, 3).offset), comm);
+    auto printed = [&](size_t action) {
+        const trace::ValueLayout &v = b->value(0, action);
+        std::span<const std::byte> bytes(reinterpret_cast<const std::byte *>(record.data()),
+                                         record.size());
+        return trace::format_printed_value(b->description().printed_types,
+                                           b->action(0, action).printed_type,
+                                           bytes.subspan(v.offset, v.size));
+    };
+    EXPECT_EQ(printed(4), "char [16] \"" + comm + "\"\n");
+    std::string fs = printed(5);
+    EXPECT_EQ(fs.rfind("struct fs_struct {\n    int users = 0x", 0), 0u) << fs;
+    EXPECT_NE(fs.find("\n    struct path root = {\n        struct vfsmount *mnt = 0xffff"),
+              std::string::npos)
+        << fs;
+    EXPECT_EQ(fs.back(), '}') << fs;
+    char pid[32];
+    std::snprintf(pid, sizeof(pid), "pid_t %#lx\n", long(syscall(SYS_gettid)));
+    EXPECT_EQ(printed(6), pid);
+    // fs->root printed alone: the same members, one level less indented.
+    std::string root = printed(7);
+    const std::string open = "struct path {\n";
+    ASSERT_EQ(root.rfind(open, 0), 0u) << root;
+    std::istringstream lines(root.substr(open.size(), root.size() - open.size() - 1));
+    std::string nested = "    struct path root = {\n";
+    for (std::string line; std::getline(lines, line);)
+        nested += "    " + line + "\n";
+    EXPECT_NE(fs.find(nested), std::string::npos) << root << "\n" << fs;
+}
+
+// Members reached through anonymous unions and nested structs are read at
+// the offsets offsetof() gives (which kernel_types_test checks against the
+// BTF itself): each pair reads one member both ways, from the struct file of
+// a descriptor this test opened.
+TEST(CodegenKernel, MembersAreReadAtTheirOffsets) {
+    if (geteuid() != 0)
+        GTEST_SKIP() << "skipped: loading BPF programs needs root";
+    if (!std::filesystem::exists("/sys/kernel/btf/vmlinux"))
+        GTEST_SKIP() << "skipped: the kernel has no BTF (/sys/kernel/btf/vmlinux)";
+    int fd = open("/proc/self/comm", O_RDONLY);
+    ASSERT_GE(fd, 0);
+    auto b = compile("BEGIN { this->f = curthread->files->fdt->fd[" + std::to_string(fd) +
+                     "];\n"
+                     "  this->at = (uintptr_t)this->f;\n"
+                     "  trace(this->f->f_path.dentry);\n"
+                     "  trace(*(uintptr_t *)(this->at + offsetof(struct file, f_path) +"
+                     " offsetof(struct path, dentry)));\n"
+                     "  trace(this->f->f_inode);\n"
+                     "  trace(*(uintptr_t *)(this->at + offsetof(struct file, f_inode)));\n"
+                     "  trace(this->f->f_path.dentry->d_inode);\n"
+                     "  trace(this->f->f_flags);\n"
+                     "  trace(*(unsigned int *)(this->at + offsetof(struct file, f_flags)));\n"
+                     "  trace(curthread->files->fdt->fd[" +
+                     std::to_string(fd) + "]->f_path.dentry->d_name.name[0]); }");
+    ASSERT_TRUE(b->compiled);
+    trace::BpfObject object({.error_log_lines = 60});
+    std::optional<std::string> error = load(object, *b->compiled);
+    ASSERT_FALSE(error) << *error;
+    std::vector<std::vector<char>> records = run_begin(object, *b->compiled);
+    close(fd);
+    ASSERT_EQ(records.size(), 1u);
+    const std::vector<char> &record = records[0];
+    auto word = [&](size_t action) {
+        return read_at<uint64_t>(record, b->value(0, action).offset);
+    };
+    EXPECT_NE(word(0), 0u);
+    EXPECT_EQ(word(0), word(1)) << "f_path.dentry";
+    EXPECT_NE(word(2), 0u);
+    EXPECT_EQ(word(2), word(3)) << "f_inode";
+    EXPECT_EQ(word(4), word(2)) << "the dentry's inode is the file's";
+    EXPECT_EQ(word(5), word(6)) << "f_flags";
+    EXPECT_EQ(word(7), uint64_t('c')) << "the name of /proc/self/comm";
 }
 
 } // namespace

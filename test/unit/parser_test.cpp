@@ -238,6 +238,41 @@ TEST(ParserTypes, SizeofOffsetofStringofXlate) {
               "(-> (xlate (ptr struct psinfo) curthread) pr_pid)");
 }
 
+// Typedefs the table does not have (the kernel's) are asked of its lookup,
+// only where nothing but a type name fits, and are type names from then on.
+TEST(ParserTypes, LookedUpTypeNamesWhereOnlyATypeFits) {
+    std::vector<std::string> asked;
+    auto parse_with_lookup = [&](const std::string &text) {
+        auto p = std::make_unique<Parsed>();
+        p->source = std::make_unique<SourceFile>("test.d", text);
+        parser::TypeNames types;
+        types.set_lookup([&](std::string_view name) {
+            asked.emplace_back(name);
+            return name.ends_with("_kt");
+        });
+        p->ok = parser::parse_program(*p->source, types, p->program, p->diags);
+        return p;
+    };
+    auto p =
+        parse_with_lookup("lock_kt held;\n"
+                          "BEGIN { x = (lock_kt *)arg0; y = (count_kt)arg1; z = sizeof(size_kt);"
+                          " trace(var_kt); trace((other)); w = (v) * 2; }");
+    ASSERT_TRUE(p->ok) << ::testing::PrintToString(errors(*p));
+    const auto *held = dynamic_cast<const Declaration *>(p->program.items.at(0));
+    ASSERT_NE(held, nullptr);
+    EXPECT_EQ(held->name, "held");
+    EXPECT_EQ(to_string(*held->type), "lock_kt");
+    const Clause &clause = only_clause(*p);
+    auto statement = [&](size_t i) {
+        return to_string(*clause.statements.at(i)->as<ExpressionStmt>()->expr);
+    };
+    EXPECT_EQ(statement(0), "(= x (cast (ptr lock_kt) arg0))");
+    EXPECT_EQ(statement(1), "(= y (cast count_kt arg1))");
+    EXPECT_EQ(statement(2), "(= z (sizeof-type size_kt))");
+    EXPECT_EQ(statement(3), "(call trace var_kt)"); // a call's argument: not asked
+    EXPECT_EQ(asked, (std::vector<std::string>{"lock_kt", "count_kt", "size_kt", "other", "v"}));
+}
+
 TEST(ParserTypes, TypeNamesAlone) {
     EXPECT_EQ(type("int"), "int");
     EXPECT_EQ(type("long long"), "long long");

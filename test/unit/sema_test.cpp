@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -294,7 +295,10 @@ TEST(SemaExpressions, BuiltinVariableTypes) {
     EXPECT_EQ(type_of("args[1]"), "int64_t");
     EXPECT_EQ(type_of("uregs[R_SP]"), "uint64_t");
     EXPECT_EQ(type_of("errno"), "int");
-    EXPECT_EQ(type_of("curthread"), "void *");
+    // The current task where the kernel's BTF says what that is.
+    EXPECT_EQ(type_of("curthread"), std::filesystem::exists("/sys/kernel/btf/vmlinux")
+                                        ? "struct task_struct *"
+                                        : "void *");
     EXPECT_EQ(type_of("stackdepth"), "uint32_t");
     EXPECT_EQ(type_of("probefunc"), "string");
 }
@@ -847,8 +851,11 @@ TEST(SemaOperators, MemberAccess) {
                                                  "its members are count, name"}));
     EXPECT_EQ(errors(decl + "\nBEGIN { trace(g->count); }"), Codes{"D_OP_PTR@3:15"});
     EXPECT_EQ(errors(decl + "\nBEGIN { trace(arg0.count); }"), Codes{"D_OP_SOU@3:15"});
+    EXPECT_EQ(errors("struct dtx_opaque;\nBEGIN { trace(((struct dtx_opaque *)arg0)->f_pos); }"),
+              Codes{"D_OP_INCOMPLETE@2:15"});
+    // A tag that neither the script nor the kernel defines is not a type.
     EXPECT_EQ(errors("BEGIN { trace(((struct dtx_no_such_struct *)arg0)->f_pos); }"),
-              Codes{"D_OP_INCOMPLETE@1:15"});
+              Codes{"D_TYPE_ERR@1:17"});
 }
 
 TEST(SemaOperators, SizeofAndOffsetofErrors) {
@@ -857,7 +864,10 @@ TEST(SemaOperators, SizeofAndOffsetofErrors) {
     EXPECT_EQ(errors("struct s { int a; };\nBEGIN { trace(offsetof(struct s, z)); }"),
               Codes{"D_TYPE_MEMBER@2:15"});
     EXPECT_EQ(errors("BEGIN { trace(offsetof(int, a)); }"), Codes{"D_OFFSETOF_TYPE@1:24"});
-    EXPECT_EQ(errors("BEGIN { trace(sizeof(struct dtx_no_such_struct)); }"), Codes{"D_SIZEOF_TYPE@1:22"});
+    EXPECT_EQ(errors("struct dtx_opaque;\nBEGIN { trace(sizeof(struct dtx_opaque)); }"),
+              Codes{"D_SIZEOF_TYPE@2:22"});
+    EXPECT_EQ(errors("BEGIN { trace(sizeof(struct dtx_no_such_struct)); }"),
+              Codes{"D_TYPE_ERR@1:22"});
 }
 
 TEST(SemaOperators, ConditionsMustBeScalar) {
