@@ -21,52 +21,30 @@ namespace dtx::providers {
 namespace {
 
 constexpr std::string_view kProviderName = "fbt";
-constexpr KernelFunctionFilter kFilter{.needs_fentry = false, .kprobe_extras = false};
 constexpr size_t kMostTrampolines = 8;
 
-class FbtProvider final : public Provider {
+class FbtProvider final : public KernelFunctionProvider {
 public:
     explicit FbtProvider(std::shared_ptr<KernelFunctionCatalog> catalog)
-        : catalog_(std::move(catalog)) {}
-
-    std::string_view name() const override { return kProviderName; }
-
-    std::optional<std::string> match(const ProbePattern &pattern, trace::ProbeTable &table,
-                                     std::vector<const trace::Probe *> &out) override {
-        return match_kernel_functions(kProviderName, pattern, kFilter, *catalog_, table, out);
-    }
+        : KernelFunctionProvider(kProviderName, {}, std::move(catalog)) {}
 
     std::optional<std::string> unavailable() override {
-        Unavailable no_kprobes = catalog_->kprobes();
-        Unavailable no_fentry = no_kprobes ? catalog_->fentry() : std::nullopt;
+        Unavailable no_kprobes = catalog().kprobes();
+        Unavailable no_fentry = no_kprobes ? catalog().fentry() : std::nullopt;
         if (no_kprobes && no_fentry)
             return "fbt needs kprobes or BPF trampolines (fentry), and this kernel has neither: " +
                    *no_kprobes + "; " + *no_fentry;
         return std::nullopt;
     }
 
-    void list(trace::ProbeTable &table) override {
-        list_kernel_functions(kProviderName, kFilter, *catalog_, table);
-    }
-
-    std::vector<trace::ProbeArgument> arguments(const trace::Probe &probe) override {
-        return catalog_->arguments(kernel_function_of(probe));
-    }
-
-    ProviderAttributes attributes() const override {
-        Attributes evolving{Stability::Evolving, Stability::Evolving, DependencyClass::Common};
-        Attributes isa{Stability::Private, Stability::Private, DependencyClass::Isa};
-        return {evolving, isa, isa, evolving, isa};
-    }
-
     std::vector<Trampoline> trampolines(std::span<const trace::Probe *const> enabled) override {
         std::set<std::string> functions;
         for (const trace::Probe *probe : enabled)
             functions.insert(std::string(kernel_function_of(*probe).function));
-        Unavailable no_kprobes = catalog_->kprobes();
+        Unavailable no_kprobes = catalog().kprobes();
         bool few = functions.size() <= kMostTrampolines;
         // Probing for fentry loads BTF and a program: only when it would be used.
-        Unavailable no_fentry = few || no_kprobes ? catalog_->fentry() : std::nullopt;
+        Unavailable no_fentry = few || no_kprobes ? catalog().fentry() : std::nullopt;
         bool prefer_fentry = !no_fentry && (no_kprobes || few);
         std::string why;
         if (prefer_fentry)
@@ -81,7 +59,7 @@ public:
 
         std::vector<const trace::Probe *> through_fentry, through_kprobes;
         for (const trace::Probe *probe : enabled) {
-            bool fentry = prefer_fentry && !catalog_->fentry_refusal(kernel_function_of(*probe));
+            bool fentry = prefer_fentry && !catalog().fentry_refusal(kernel_function_of(*probe));
             (fentry || no_kprobes ? through_fentry : through_kprobes).push_back(probe);
         }
         std::vector<Trampoline> out;
@@ -99,20 +77,13 @@ public:
             }
         };
         if (!through_fentry.empty())
-            note(fentry_trampolines(through_fentry, *catalog_, "dtx_fbt_f"),
+            note(fentry_trampolines(through_fentry, catalog(), "dtx_fbt_f"),
                  "BPF trampolines (fentry/fexit)");
         if (!through_kprobes.empty())
-            note(kprobe_trampolines(through_kprobes, *catalog_, "dtx_fbt_k"),
-                 catalog_->kprobe_multi() ? "kprobe_multi links" : "kprobes");
+            note(kprobe_trampolines(through_kprobes, catalog(), "dtx_fbt_k"),
+                 catalog().kprobe_multi() ? "kprobe_multi links" : "kprobes");
         return out;
     }
-
-    std::optional<std::string> explain_no_match(const ProbePattern &pattern) override {
-        return explain_kernel_function_miss(kProviderName, pattern, kFilter, *catalog_);
-    }
-
-private:
-    std::shared_ptr<KernelFunctionCatalog> catalog_;
 };
 
 } // namespace

@@ -15,46 +15,21 @@ namespace dtx::providers {
 namespace {
 
 constexpr std::string_view kProviderName = "fentry";
-constexpr KernelFunctionFilter kFilter{.needs_fentry = true, .kprobe_extras = false};
 
-class FentryProvider final : public Provider {
+class FentryProvider final : public KernelFunctionProvider {
 public:
     explicit FentryProvider(std::shared_ptr<KernelFunctionCatalog> catalog)
-        : catalog_(std::move(catalog)) {}
+        : KernelFunctionProvider(kProviderName, {.needs_fentry = true}, std::move(catalog)) {}
 
-    std::string_view name() const override { return kProviderName; }
-
-    std::optional<std::string> match(const ProbePattern &pattern, trace::ProbeTable &table,
-                                     std::vector<const trace::Probe *> &out) override {
-        return match_kernel_functions(kProviderName, pattern, kFilter, *catalog_, table, out);
-    }
-
-    std::optional<std::string> unavailable() override { return catalog_->fentry(); }
+    std::optional<std::string> unavailable() override { return catalog().fentry(); }
 
     // The functions are fbt's, which -l lists; these are listed when asked
     // for (-l -P fentry, -l -n 'fentry::vfs_*:').
     void list(trace::ProbeTable &) override {}
 
-    std::vector<trace::ProbeArgument> arguments(const trace::Probe &probe) override {
-        return catalog_->arguments(kernel_function_of(probe));
-    }
-
-    ProviderAttributes attributes() const override {
-        Attributes evolving{Stability::Evolving, Stability::Evolving, DependencyClass::Common};
-        Attributes isa{Stability::Private, Stability::Private, DependencyClass::Isa};
-        return {evolving, isa, isa, evolving, isa};
-    }
-
     std::vector<Trampoline> trampolines(std::span<const trace::Probe *const> enabled) override {
-        return fentry_trampolines(enabled, *catalog_, "dtx_fentry");
+        return fentry_trampolines(enabled, catalog(), "dtx_fentry");
     }
-
-    std::optional<std::string> explain_no_match(const ProbePattern &pattern) override {
-        return explain_kernel_function_miss(kProviderName, pattern, kFilter, *catalog_);
-    }
-
-private:
-    std::shared_ptr<KernelFunctionCatalog> catalog_;
 };
 
 } // namespace

@@ -499,6 +499,34 @@ std::optional<std::string> explain_kernel_function_miss(std::string_view provide
     return std::nullopt;
 }
 
+// ---- the providers' common part ----
+
+std::optional<std::string> KernelFunctionProvider::match(const ProbePattern &pattern,
+                                                         trace::ProbeTable &table,
+                                                         std::vector<const trace::Probe *> &out) {
+    return match_kernel_functions(name_, pattern, filter_, *catalog_, table, out);
+}
+
+void KernelFunctionProvider::list(trace::ProbeTable &table) {
+    list_kernel_functions(name_, filter_, *catalog_, table);
+}
+
+std::vector<trace::ProbeArgument> KernelFunctionProvider::arguments(const trace::Probe &probe) {
+    return catalog_->arguments(kernel_function_of(probe));
+}
+
+ProviderAttributes KernelFunctionProvider::attributes() const {
+    // As dtrace declares fbt's: names evolve with the kernel; functions,
+    // modules and arguments are the kernel's private implementation.
+    Attributes evolving{Stability::Evolving, Stability::Evolving, DependencyClass::Common};
+    Attributes isa{Stability::Private, Stability::Private, DependencyClass::Isa};
+    return {evolving, isa, isa, evolving, isa};
+}
+
+std::optional<std::string> KernelFunctionProvider::explain_no_match(const ProbePattern &pattern) {
+    return explain_kernel_function_miss(name_, pattern, filter_, *catalog_);
+}
+
 // ---- kprobe programs ----
 
 std::vector<Trampoline> kprobe_trampolines(std::span<const trace::Probe *const> probes,

@@ -129,6 +129,32 @@ std::optional<std::string> explain_kernel_function_miss(std::string_view provide
                                                         const KernelFunctionFilter &filter,
                                                         KernelFunctionCatalog &catalog);
 
+// What fbt, kprobe and fentry have in common: probes on the catalog's
+// functions that `filter` admits, typed from BTF, with the same attributes.
+// Each adds how it attaches them (trampolines) and what it needs (unavailable).
+class KernelFunctionProvider : public Provider {
+public:
+    KernelFunctionProvider(std::string_view name, KernelFunctionFilter filter,
+                           std::shared_ptr<KernelFunctionCatalog> catalog)
+        : name_(name), filter_(filter), catalog_(std::move(catalog)) {}
+
+    std::string_view name() const override { return name_; }
+    std::optional<std::string> match(const ProbePattern &pattern, trace::ProbeTable &table,
+                                     std::vector<const trace::Probe *> &out) override;
+    void list(trace::ProbeTable &table) override;
+    std::vector<trace::ProbeArgument> arguments(const trace::Probe &probe) override;
+    ProviderAttributes attributes() const override;
+    std::optional<std::string> explain_no_match(const ProbePattern &pattern) override;
+
+protected:
+    KernelFunctionCatalog &catalog() { return *catalog_; }
+
+private:
+    std::string_view name_;
+    KernelFunctionFilter filter_;
+    std::shared_ptr<KernelFunctionCatalog> catalog_;
+};
+
 // Entry programs for `probes` through kprobes and through BPF trampolines.
 // `program_prefix` makes the program names unique ("dtx_fbt_k").
 std::vector<Trampoline> kprobe_trampolines(std::span<const trace::Probe *const> probes,
