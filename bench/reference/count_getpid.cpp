@@ -16,33 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "per_cpu_counter.h"
-
-namespace {
-
-struct ObjectCloser {
-    bpf_object *object;
-    ~ObjectCloser() { bpf_object__close(object); }
-};
-
-int run_command(char **argv) {
-    pid_t child = fork();
-    if (child == 0) {
-        execvp(argv[0], argv);
-        std::fprintf(stderr, "cannot run %s: %s\n", argv[0], std::strerror(errno));
-        _exit(127);
-    }
-    if (child < 0) {
-        std::fprintf(stderr, "fork: %s\n", std::strerror(errno));
-        return 1;
-    }
-    int status = 0;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-}
-
-} // namespace
+#include "reference.h"
 
 int main(int argc, char **argv) {
     std::string mode = argc >= 3 ? argv[1] : "";
@@ -57,14 +31,7 @@ int main(int argc, char **argv) {
     }
     ObjectCloser closer{object};
     std::string wanted = "count_getpid_" + mode;
-    bpf_program *program = nullptr;
-    bpf_program *each = nullptr;
-    bpf_object__for_each_program(each, object) {
-        bool is_wanted = wanted == bpf_program__name(each);
-        bpf_program__set_autoload(each, is_wanted);
-        if (is_wanted)
-            program = each;
-    }
+    bpf_program *program = load_only(object, wanted);
     if (bpf_object__load(object) != 0) {
         std::fprintf(stderr, "loading %s: %s\n", DTX_BENCH_REFERENCE_OBJECT, std::strerror(errno));
         return 1;

@@ -32,36 +32,9 @@
 #include <string>
 #include <vector>
 
-#include "per_cpu_counter.h"
+#include "reference.h"
 
 namespace {
-
-struct ObjectCloser {
-    bpf_object *object;
-    ~ObjectCloser() { bpf_object__close(object); }
-};
-
-struct LinkDestroyer {
-    bpf_link *link = nullptr;
-    ~LinkDestroyer() { bpf_link__destroy(link); }
-};
-
-int run_command(char **argv) {
-    pid_t child = fork();
-    if (child == 0) {
-        execvp(argv[0], argv);
-        std::fprintf(stderr, "cannot run %s: %s\n", argv[0], std::strerror(errno));
-        _exit(127);
-    }
-    if (child < 0) {
-        std::fprintf(stderr, "fork: %s\n", std::strerror(errno));
-        return 1;
-    }
-    int status = 0;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-}
 
 // The functions of the kernel image (not of modules) that ftrace can trace
 // whose names match `glob`.
@@ -135,14 +108,7 @@ int main(int argc, char **argv) {
     }
     ObjectCloser closer{object};
     std::string wanted = mode == "kprobes" ? "count_kprobe" : "count_" + mode;
-    bpf_program *program = nullptr;
-    bpf_program *each = nullptr;
-    bpf_object__for_each_program(each, object) {
-        bool is_wanted = wanted == bpf_program__name(each);
-        bpf_program__set_autoload(each, is_wanted);
-        if (is_wanted)
-            program = each;
-    }
+    bpf_program *program = load_only(object, wanted);
     if (mode == "kprobes")
         return attach_kprobes(object, program, function, argv[3]);
     if (mode == "fentry") {

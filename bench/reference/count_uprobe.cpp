@@ -23,19 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "per_cpu_counter.h"
+#include "reference.h"
 
 namespace {
-
-struct ObjectCloser {
-    bpf_object *object;
-    ~ObjectCloser() { bpf_object__close(object); }
-};
-
-struct LinkDestroyer {
-    bpf_link *link = nullptr;
-    ~LinkDestroyer() { bpf_link__destroy(link); }
-};
 
 // A command forked and waiting, before exec, for a byte on a pipe: its pid is
 // known before it runs, so that the probes can be attached for it alone.
@@ -99,14 +89,7 @@ int main(int argc, char **argv) {
     }
     ObjectCloser closer{object};
     std::string wanted = mode == "func" ? "count_uprobe" : "count_usdt";
-    bpf_program *program = nullptr;
-    bpf_program *each = nullptr;
-    bpf_object__for_each_program(each, object) {
-        bool is_wanted = wanted == bpf_program__name(each);
-        bpf_program__set_autoload(each, is_wanted);
-        if (is_wanted)
-            program = each;
-    }
+    bpf_program *program = load_only(object, wanted);
     if (bpf_object__load(object) != 0) {
         std::fprintf(stderr, "loading %s: %s\n", DTX_BENCH_UPROBE_OBJECT, std::strerror(errno));
         return 1;
