@@ -1,5 +1,6 @@
 #include "libtrace/attach.h"
 
+#include "libtrace/hex.h"
 #include "libtrace/perf_event.h"
 #include "libtrace/tracefs.h"
 
@@ -65,12 +66,6 @@ void Attachment::detach() noexcept {
 }
 
 namespace {
-
-std::string hex(uint64_t value) {
-    char text[2 + 16] = {'0', 'x'};
-    auto result = std::to_chars(text + 2, text + sizeof(text), value, 16);
-    return std::string(text, result.ptr);
-}
 
 std::string pid_suffix(int pid) {
     return pid >= 0 ? " pid " + std::to_string(pid) : "";

@@ -1,5 +1,6 @@
 #include "libtrace/process_modules.h"
 
+#include "libtrace/hex.h"
 #include "libtrace/whole_file.h"
 
 #include "libtrace/probe.h"
@@ -30,11 +31,6 @@ namespace dtx::trace {
 namespace {
 
 constexpr std::string_view kDeletedSuffix = " (deleted)";
-
-std::string hex(uint64_t value) {
-    char buffer[17];
-    return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, value, 16).ptr);
-}
 
 std::optional<std::string> read_link(const std::string &path) {
     std::string target(PATH_MAX, '\0');
@@ -74,7 +70,7 @@ std::string open_path_of(const std::string &proc, const ProcessModule &module) {
             return candidate;
     }
     const MapsEntry &first = module.mappings.front();
-    std::string mapped = proc + "/map_files/" + hex(first.start) + "-" + hex(first.end);
+    std::string mapped = proc + "/map_files/" + hex_digits(first.start) + "-" + hex_digits(first.end);
     if (::access(mapped.c_str(), R_OK) == 0)
         return mapped;
     return module.path;

@@ -3,6 +3,8 @@
 // drive it; usdt_note_file.cpp reads them out of an ElfFile.
 #include "libtrace/usdt_note.h"
 
+#include "libtrace/hex.h"
+
 #include <array>
 #include <charconv>
 #include <cstring>
@@ -276,12 +278,6 @@ Integer read_integer(std::span<const std::byte> bytes, size_t offset) {
 
 size_t align4(size_t size) {
     return (size + 3) & ~size_t{3};
-}
-
-std::string hex(uint64_t value) {
-    char digits[16];
-    return "0x" +
-           std::string(digits, std::to_chars(digits, digits + sizeof(digits), value, 16).ptr);
 }
 
 // The NUL-terminated string at `offset` of `text`, moving `offset` past its

@@ -1,5 +1,7 @@
 #include "libtrace/user_symbols.h"
 
+#include "libtrace/hex.h"
+
 #include <charconv>
 
 namespace dtx::trace {
@@ -11,11 +13,6 @@ namespace {
 // make every frame reread them.
 constexpr std::size_t kMaxRereadsPerProcess = 16;
 constexpr uint64_t kPageSize = 4096;
-
-std::string hex(uint64_t value) {
-    char buffer[2 + 16] = {'0', 'x'};
-    return std::string(buffer, std::to_chars(buffer + 2, buffer + sizeof buffer, value, 16).ptr);
-}
 
 const ProcessModule *module_containing(const std::vector<ProcessModule> &modules,
                                        uint64_t address) {

@@ -1,6 +1,7 @@
 #include "providers/kernel_function_probes.h"
 
 #include "libtrace/btf_spelling.h"
+#include "libtrace/hex.h"
 #include "libtrace/perf_event.h"
 #include "libtrace/usdt_note.h"
 #include "libtrace/vmlinux_btf.h"
@@ -52,12 +53,6 @@ bpf_insn instruction(uint8_t code, uint8_t dst, uint8_t src, int16_t offset, int
 const bpf_insn kReturnZero[] = {instruction(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
                                 instruction(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)};
 
-std::string hex(uint64_t value) {
-    char text[2 + 16] = {'0', 'x'};
-    auto result = std::to_chars(text + 2, text + sizeof(text), value, 16);
-    return std::string(text, result.ptr);
-}
-
 // "vfs_read+0x10" -> ("vfs_read", 16); nullopt when `field` has no offset.
 std::optional<std::pair<std::string_view, uint64_t>> split_offset(std::string_view field) {
     size_t plus = field.find('+');
@@ -98,7 +93,7 @@ const trace::Probe &add_probe(std::string_view provider, trace::ProbeTable &tabl
                               uint64_t offset, bool is_return) {
     std::string function_field(function);
     if (offset != 0)
-        function_field += "+" + hex(offset);
+        function_field += "+" + trace::hex(offset);
     trace::ProbeName name{std::string(provider), std::string(module), function_field,
                           is_return ? "return" : "entry"};
     return table.add(std::move(name), probe_data(offset, is_return));

@@ -14,6 +14,7 @@
 // return: arg0 = the address returned to, arg1 = the return value.
 // The uprobe itself is shared by every process tracing the same file offset;
 // see uprobe.h for how each process's clauses run only for it.
+#include "libtrace/hex.h"
 #include "providers/registry.h"
 #include "providers/target_modules.h"
 #include "providers/uprobe.h"
@@ -64,12 +65,6 @@ std::optional<NameRequest> parse_name(std::string_view name) {
         return std::nullopt;
     request.offset = offset;
     return request;
-}
-
-std::string hex(uint64_t value) {
-    char text[24];
-    auto [end, error] = std::to_chars(text, text + sizeof text, value, 16);
-    return std::string(text, end);
 }
 
 class PidProvider final : public Provider {
@@ -129,7 +124,8 @@ public:
                     if (auto problem =
                             check_offset(module.open_path, *function, *entry, *request->offset))
                         return "probe '" + pattern.full() + "': " + *problem;
-                    add(hex(*request->offset), UprobeArguments::Entry, *entry + *request->offset);
+                    add(trace::hex_digits(*request->offset), UprobeArguments::Entry,
+                        *entry + *request->offset);
                 }
             }
         }
@@ -209,7 +205,7 @@ private:
     static std::optional<std::string> check_offset(const std::string &path,
                                                    const trace::ElfFunction &function,
                                                    uint64_t entry, uint64_t offset) {
-        std::string where = "offset 0x" + hex(offset) + " in " + function.name;
+        std::string where = "offset " + trace::hex(offset) + " in " + function.name;
         if (function.size == 0)
             return where + ": the symbol table does not give the function's size";
         if (offset >= function.size)

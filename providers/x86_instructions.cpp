@@ -1,5 +1,7 @@
 #include "providers/x86_instructions.h"
 
+#include "libtrace/hex.h"
+
 #include <llvm-c/Disassembler.h>
 #include <llvm-c/Target.h>
 
@@ -9,12 +11,6 @@
 namespace dtx::providers {
 
 namespace {
-
-std::string hex(uint64_t value) {
-    char text[24];
-    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-    return text;
-}
 
 struct DisassemblerDeleter {
     void operator()(void *context) const { LLVMDisasmDispose(context); }
@@ -34,16 +30,17 @@ std::optional<std::string> check_instruction_start(std::span<const uint8_t> code
     if (!disassembler)
         return "the x86-64 disassembler is not available";
     if (offset >= code.size())
-        return hex(offset) + " is beyond the function's " + std::to_string(code.size()) + " bytes";
+        return trace::hex(offset) + " is beyond the function's " + std::to_string(code.size()) +
+               " bytes";
     uint64_t at = 0;
     char text[128];
     while (at < offset) {
         size_t length = LLVMDisasmInstruction(disassembler.get(), const_cast<uint8_t *>(&code[at]),
                                               code.size() - at, at, text, sizeof text);
         if (length == 0)
-            return "the instruction at " + hex(at) + " cannot be decoded";
+            return "the instruction at " + trace::hex(at) + " cannot be decoded";
         if (at + length > offset)
-            return hex(offset) + " is inside the instruction at " + hex(at) + " (" +
+            return trace::hex(offset) + " is inside the instruction at " + trace::hex(at) + " (" +
                    std::to_string(length) + " bytes)";
         at += length;
     }
