@@ -37,7 +37,7 @@ constexpr std::array short_options = {
     ShortOption{'q', "", "quiet: print only what the program traces", &Options::quiet},
     ShortOption{'s', "script", "enable or list the probes of a D script file"},
     ShortOption{'U', "name", "undefine a preprocessor macro"},
-    ShortOption{'v', "", "verbose: show stability attributes and argument types",
+    ShortOption{'v', "", "verbose: attributes and argument types (-l), how probes attach",
                 &Options::verbose},
     ShortOption{'V', "", "print the version and exit", &Options::version},
     ShortOption{'w', "", "permit destructive actions", &Options::destructive},
