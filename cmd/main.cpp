@@ -12,11 +12,11 @@
 #include "parser/parser.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
-#include <sstream>
 #include <iostream>
+#include <sstream>
 
 namespace {
 
@@ -122,6 +122,7 @@ int run(const dtx::cmd::Options &options) {
     session_options.quiet = options.quiet;
     session_options.zero_matches_allowed = options.zero_matches_ok;
     session_options.verbose = options.verbose;
+    session_options.destructive = options.destructive;
     for (const auto &[name, value] : options.xopts)
         session_options.options.emplace_back(name, value.value_or(""));
     session_options.macro_arguments = options.macro_args;

@@ -1,7 +1,6 @@
 #include "codegen/builtins.h"
 
 #include <algorithm>
-#include <initializer_list>
 
 namespace dtx::sema {
 
@@ -108,129 +107,6 @@ constexpr BuiltinConstant kConstants[] = {
     {"R_PS", "int", 18},
 };
 
-constexpr Parameter any() {
-    return {ParameterKind::Any, "@"};
-}
-constexpr Parameter integer(std::string_view spelling, bool optional = false) {
-    return {ParameterKind::Integer, spelling, optional};
-}
-constexpr Parameter text(bool optional = false) {
-    return {ParameterKind::StringLike, "const char *", optional};
-}
-constexpr Parameter pointer(std::string_view spelling = "void *") {
-    return {ParameterKind::Pointer, spelling};
-}
-constexpr Parameter aggregation() {
-    return {ParameterKind::Aggregation, "@aggregation"};
-}
-constexpr Parameter format() {
-    return {ParameterKind::Format, "string format"};
-}
-
-struct Extra {
-    bool variadic = false;
-    TypeRule rule = TypeRule::None;
-    bool destructive = false;
-    bool user = false;
-    SymbolForm symbol_form = SymbolForm::Address;
-};
-
-constexpr FunctionDescriptor fn(std::string_view name, FunctionClass function_class,
-                                std::string_view result, std::initializer_list<Parameter> params,
-                                Extra extra = {}) {
-    FunctionDescriptor d;
-    d.name = name;
-    d.function_class = function_class;
-    d.result = result;
-    for (const Parameter &p : params)
-        d.parameters[d.parameter_count++] = p;
-    d.variadic = extra.variadic;
-    d.rule = extra.rule;
-    d.destructive = extra.destructive;
-    d.user = extra.user;
-    d.symbol_form = extra.symbol_form;
-    return d;
-}
-
-constexpr auto S = FunctionClass::Subroutine;
-constexpr auto A = FunctionClass::Action;
-constexpr auto G = FunctionClass::Aggregating;
-
-// In alphabetical order.
-constexpr FunctionDescriptor kFunctions[] = {
-    fn("alloca", S, "void *", {integer("size_t")}),
-    fn("avg", G, "void", {any()}),
-    fn("basename", S, "string", {text()}),
-    fn("clear", A, "void", {aggregation()}),
-    fn("commit", A, "void", {integer("int")}),
-    fn("copyin", S, "void *", {integer("uintptr_t"), integer("size_t")}),
-    fn("copyinstr", S, "string", {integer("uintptr_t"), integer("size_t", true)}),
-    fn("copyinto", S, "void", {integer("uintptr_t"), integer("size_t"), pointer()}),
-    fn("copyout", S, "void", {pointer(), integer("uintptr_t"), integer("size_t")},
-       {.destructive = true}),
-    fn("copyoutstr", S, "void", {text(), integer("uintptr_t"), integer("size_t")},
-       {.destructive = true}),
-    fn("count", G, "void", {}),
-    fn("denormalize", A, "void", {aggregation()}),
-    fn("dirname", S, "string", {text()}),
-    fn("discard", A, "void", {integer("int")}),
-    fn("exit", A, "void", {integer("int")}),
-    fn("func", S, "_symaddr", {integer("uintptr_t")}, {.symbol_form = SymbolForm::Function}),
-    fn("htonl", S, "uint32_t", {integer("uint32_t")}),
-    fn("htonll", S, "uint64_t", {integer("uint64_t")}),
-    fn("htons", S, "uint16_t", {integer("uint16_t")}),
-    fn("index", S, "int", {text(), text(), integer("int", true)}),
-    fn("llquantize", G, "void",
-       {any(), integer("int32_t"), integer("int32_t"), integer("int32_t"), integer("int32_t")},
-       {.variadic = true, .rule = TypeRule::Llquantize}),
-    fn("lltostr", S, "string", {integer("int64_t"), integer("int", true)}),
-    fn("lquantize", G, "void", {any(), integer("int32_t"), integer("int32_t")},
-       {.variadic = true, .rule = TypeRule::Lquantize}),
-    fn("max", G, "void", {any()}),
-    fn("min", G, "void", {any()}),
-    fn("mod", S, "_symaddr", {integer("uintptr_t")}, {.symbol_form = SymbolForm::Module}),
-    fn("normalize", A, "void", {aggregation(), integer("uint64_t")}),
-    fn("ntohl", S, "uint32_t", {integer("uint32_t")}),
-    fn("ntohll", S, "uint64_t", {integer("uint64_t")}),
-    fn("ntohs", S, "uint16_t", {integer("uint16_t")}),
-    fn("print", A, "void", {any()}, {.rule = TypeRule::Print}),
-    fn("printa", A, "void", {}, {.variadic = true, .rule = TypeRule::Printa}),
-    fn("printf", A, "void", {format()}, {.variadic = true, .rule = TypeRule::Printf}),
-    fn("progenyof", S, "int", {integer("pid_t")}),
-    fn("quantize", G, "void", {any(), integer("int64_t", true)}),
-    fn("raise", A, "void", {integer("int")}, {.destructive = true}),
-    fn("rand", S, "int", {}),
-    fn("rindex", S, "int", {text(), text(), integer("int", true)}),
-    fn("setopt", A, "void", {text(), text(true)}),
-    fn("speculate", A, "void", {integer("int")}),
-    fn("speculation", S, "int", {}),
-    fn("stack", A, "stack", {integer("uint32_t", true)}),
-    fn("stddev", G, "void", {any()}),
-    fn("stop", A, "void", {}, {.destructive = true}),
-    fn("strchr", S, "string", {text(), integer("char")}),
-    fn("strjoin", S, "string", {text(), text()}),
-    fn("strlen", S, "size_t", {text()}),
-    fn("strrchr", S, "string", {text(), integer("char")}),
-    fn("strstr", S, "string", {text(), text()}),
-    fn("strtok", S, "string", {text(), text()}),
-    fn("substr", S, "string", {text(), integer("int"), integer("int", true)}),
-    fn("sum", G, "void", {any()}),
-    fn("sym", S, "_symaddr", {integer("uintptr_t")}, {.symbol_form = SymbolForm::Function}),
-    fn("system", A, "void", {format()},
-       {.variadic = true, .rule = TypeRule::Printf, .destructive = true}),
-    fn("tolower", S, "string", {text()}),
-    fn("toupper", S, "string", {text()}),
-    fn("trace", A, "void", {any()}),
-    fn("tracemem", A, "void", {any(), integer("size_t"), integer("size_t", true)}),
-    fn("trunc", A, "void", {aggregation(), integer("uint64_t", true)}),
-    fn("uaddr", S, "_usymaddr", {integer("uintptr_t")}),
-    fn("ufunc", S, "_usymaddr", {integer("uintptr_t")}, {.symbol_form = SymbolForm::Function}),
-    fn("umod", S, "_usymaddr", {integer("uintptr_t")}, {.symbol_form = SymbolForm::Module}),
-    fn("ustack", A, "stack", {integer("uint32_t", true), integer("uint32_t", true)},
-       {.user = true}),
-    fn("usym", S, "_usymaddr", {integer("uintptr_t")}, {.symbol_form = SymbolForm::Function}),
-};
-
 template <typename T>
 const T *find_by_name(std::span<const T> table, std::string_view name) {
     auto it = std::find_if(table.begin(), table.end(), [&](const T &e) { return e.name == name; });
@@ -249,36 +125,6 @@ std::span<const BuiltinVariable> builtin_variables() {
 
 const BuiltinConstant *find_builtin_constant(std::string_view name) {
     return find_by_name<BuiltinConstant>(kConstants, name);
-}
-
-const FunctionDescriptor *find_function(std::string_view name) {
-    return find_by_name<FunctionDescriptor>(kFunctions, name);
-}
-
-std::span<const FunctionDescriptor> functions() {
-    return kFunctions;
-}
-
-size_t FunctionDescriptor::required_count() const {
-    size_t count = 0;
-    for (const Parameter &p : params())
-        count += !p.optional;
-    return count;
-}
-
-std::string FunctionDescriptor::signature() const {
-    std::string out = std::string(result) + " " + std::string(name) + "(";
-    if (rule == TypeRule::Printa)
-        out += "[string format, ] @aggregation, ...";
-    for (size_t i = 0; i < parameter_count; ++i) {
-        if (i)
-            out += ", ";
-        const Parameter &p = parameters[i];
-        out += p.optional ? "[" + std::string(p.spelling) + "]" : std::string(p.spelling);
-    }
-    if (variadic && rule != TypeRule::Printa)
-        out += parameter_count ? ", ..." : "...";
-    return out + ")";
 }
 
 } // namespace dtx::sema

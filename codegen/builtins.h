@@ -1,11 +1,9 @@
-// What D provides without a declaration: built-in variables (execname, arg0 ..),
-// the constants of DTrace's D library (NULL, SIGKILL, uregs[] indexes), and one
-// descriptor per D function and action, found by name through one table. A
-// descriptor carries the signature, what kind of function it is (subroutine,
-// data-recording action, aggregating function), whether it is destructive,
-// and which extra type rule the checker applies to its arguments.
+// What D provides without a declaration: built-in variables (execname, arg0 ..)
+// and the constants of DTrace's D library (NULL, SIGKILL, uregs[] indexes).
+// The functions and actions are in codegen/functions/.
 #pragma once
 
+#include "codegen/functions/function.h"
 #include "codegen/types.h"
 
 #include <cstdint>
@@ -42,59 +40,5 @@ struct BuiltinConstant {
 // NULL, the Linux signal numbers (signal.d) and the x86-64 uregs[] indexes
 // (regs.d), which DTrace scripts use without declaring.
 const BuiltinConstant *find_builtin_constant(std::string_view name);
-
-enum class FunctionClass {
-    Subroutine,  // computes a value in the probe: strlen, copyin ...
-    Action,      // records data or acts: trace, printf, exit, stack ...
-    Aggregating, // only as `@agg[keys] = f(args)`
-};
-
-enum class ParameterKind {
-    Any,         // DTrace's "@": any value
-    Integer,     // any integer (enums included)
-    StringLike,  // const char *: a string, char array or char pointer
-    Pointer,     // void *: any pointer (or a string, which is memory too)
-    Aggregation, // an aggregation, @name
-    Format,      // a printf-style format string constant
-};
-
-struct Parameter {
-    ParameterKind kind = ParameterKind::Any;
-    std::string_view spelling; // as shown in the signature: "uint32_t", "const char *"
-    bool optional = false;
-};
-
-// Argument rules beyond the parameter kinds.
-enum class TypeRule {
-    None,
-    Printf,     // format, then arguments checked against its conversions
-    Printa,     // [format,] one or more aggregations
-    Lquantize,  // value, constant lower, upper, [step], [increment]
-    Llquantize, // value, constant factor, low, high, steps, [increment]
-    Print,      // a value whose type says how to show it, small enough to record
-};
-
-struct FunctionDescriptor {
-    std::string_view name;
-    FunctionClass function_class = FunctionClass::Subroutine;
-    bool destructive = false; // needs -w or `#pragma D option destructive`
-    std::string_view result;  // "void", "string", "int", "void *", "stack", "_symaddr" ...
-    Parameter parameters[5] = {};
-    uint8_t parameter_count = 0;
-    bool variadic = false; // further arguments of any type
-    TypeRule rule = TypeRule::None;
-    // A stack result holds the current process's frames (ustack), not the kernel's.
-    bool user = false;
-    // How a symbol-address result prints (sym: Function, mod: Module).
-    SymbolForm symbol_form = SymbolForm::Address;
-
-    std::span<const Parameter> params() const { return {parameters, parameter_count}; }
-    size_t required_count() const;
-    // The signature for messages: "string substr(const char *, int, [int])".
-    std::string signature() const;
-};
-
-const FunctionDescriptor *find_function(std::string_view name);
-std::span<const FunctionDescriptor> functions();
 
 } // namespace dtx::sema

@@ -36,6 +36,7 @@ private:
     void define_translator(const ast::TranslatorDefinition &def);
     void define_provider(const ast::ProviderDefinition &def);
     void check_clause(ast::Clause &clause);
+    void check_clause_roles(const ast::Clause &clause);
     void check_statement(ast::Stmt &stmt);
 
     // A type as written; null (after a diagnostic) if it names nothing valid.
@@ -47,20 +48,39 @@ private:
     // null after an error naming it (with a "did you mean" among both).
     const Type *named_tag(const ast::TypeExpr &type, TypeKind kind);
 
-    // The value of an integer constant expression that check() has typed.
-    std::optional<int64_t> constant_value(const ast::Expr &expr) const;
     // Checks `expr` and requires an integer constant: reports `code` otherwise.
     std::optional<int64_t> require_constant(ast::Expr &expr, const char *code,
                                             const std::string &what);
 
-    // --- sema_expr.cpp and sema_names.cpp: expressions -------------------
 public:
+    // --- what the functions' type rules use (codegen/functions/) ---------
     // Types `expr`, annotates it and returns its type; null after an error
     // (so one mistake is reported once). `statement` is whether the
     // expression is a whole statement, where actions may appear.
     const Type *check(ast::Expr &expr, bool statement = false);
+    Diagnostic &error(const char *code, const SourceRange &at, std::string message);
+    TypeTable &types() { return types_; }
+    const CheckOptions &options() const { return options_; }
+    // The value of an integer constant expression that check() has typed.
+    std::optional<int64_t> constant_value(const ast::Expr &expr) const;
+    // The arguments from `first` on against the descriptor's parameters.
+    bool check_arguments(ast::Call &call, const FunctionDescriptor &fn, size_t first);
+    // An argument that must name an aggregation of the program; errors carry
+    // `code_prefix` (D_PRINTA_AGGARG ...).
+    AggregationInfo *aggregation_argument(ast::Expr &arg, const std::string &function,
+                                          const std::string &code_prefix);
+    // One constant parameter of lquantize/llquantize: an integer constant
+    // within [min, max], reported with the function's own codes and words.
+    std::optional<int64_t> constant_parameter(ast::Call &call, const ConstantParameter &p,
+                                              const char *function, int64_t min, int64_t max,
+                                              const char *expected);
+    bool is_bit_field(const ast::Expr &expr) const { return bit_fields_.count(&expr) != 0; }
+    // A kernel struct's members, imported so that a value of it can be shown.
+    void complete_by_value(const Type *type);
+    static std::string quote(const Type *type);
 
 private:
+    // --- sema_expr.cpp and sema_names.cpp: expressions -------------------
     const Type *check_node(ast::Expr &expr, bool statement);
     const Type *check_identifier(ast::Identifier &id);
     const Type *check_variable(ast::Variable &var);
@@ -103,29 +123,16 @@ private:
 
     // --- sema_calls.cpp: functions and aggregations -----------------------
     const Type *check_call(ast::Call &call, bool statement);
-    bool check_arguments(ast::Call &call, const FunctionDescriptor &fn, size_t first);
     void check_aggregation_assign(ast::Assign &assign, ast::Aggregation &agg,
                                   std::vector<ast::ExprPtr> *keys);
-    void check_printf(ast::Call &call, const FunctionDescriptor &fn);
-    void check_printa(ast::Call &call);
-    void check_print(ast::Call &call, const FunctionDescriptor &fn);
-    std::optional<int64_t> constant_parameter(ast::Call &call, const ConstantParameter &p,
-                                              const char *function, int64_t min, int64_t max,
-                                              const char *expected);
-    std::vector<int64_t> check_lquantize(ast::Call &call);
-    std::vector<int64_t> check_llquantize(ast::Call &call);
-    AggregationInfo *aggregation_argument(ast::Expr &arg, const std::string &function,
-                                          const std::string &code_prefix);
 
     // --- helpers ------------------------------------------------------------
-    Diagnostic &error(const char *code, const SourceRange &at, std::string message);
     // "did you mean 'execname'?" among every name a bare identifier could be.
     void suggest(Diagnostic &d, const std::string &name, const std::vector<std::string> &known);
     // The name of `known` closest to `name`, if one is close enough to be a typo.
     static const std::string *closest(const std::string &name,
                                       const std::vector<std::string> &known);
     std::vector<std::string> identifier_names() const;
-    static std::string quote(const Type *type);
     const Type *value_type(const Type *type); // char arrays read as string values
     bool is_null_constant(const ast::Expr &expr) const;
     KernelTypes &kernel_types();

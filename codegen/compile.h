@@ -15,8 +15,8 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dtx::codegen {
@@ -28,14 +28,15 @@ struct CompileOptions {
     uint32_t stackframes = 20;     // stack() depth when not given
     uint32_t ustackframes = 100;   // ustack() depth when not given
     uint64_t bufsize = 4 << 20;    // the ring buffer (rounded up to a power of two)
+    uint32_t nspec = 1;            // speculations a program can have at once
     // Kernel struct member offsets from BTF, for built-ins that read the
     // current task (ppid, vtimestamp): ("task_struct", "real_parent") -> bytes.
     std::function<std::optional<uint64_t>(std::string_view type, std::string_view member)>
         kernel_member_offset;
     // Quiet output (-q): a clause that records no action writes no record.
     bool quiet = false;
-    bool want_ir = false;          // keep the IR text (--dump=ir)
-    bool want_assembly = false;    // keep the BPF assembly (--dump=bpf)
+    bool want_ir = false;       // keep the IR text (--dump=ir)
+    bool want_assembly = false; // keep the BPF assembly (--dump=bpf)
 };
 
 struct CompileInput {
@@ -56,8 +57,7 @@ struct CompiledProgram {
 
 // Errors (constructs that cannot be lowered, LLVM backend errors) go to
 // `diags` with the clause's location; the result is then empty.
-std::optional<CompiledProgram> compile_program(const CompileInput &input,
-                                               const CompileOptions &options,
-                                               DiagnosticEngine &diags);
+std::optional<CompiledProgram>
+compile_program(const CompileInput &input, const CompileOptions &options, DiagnosticEngine &diags);
 
 } // namespace dtx::codegen

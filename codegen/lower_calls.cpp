@@ -101,225 +101,197 @@ void Lowering::capture_stack(llvm::Value *buffer, uint32_t words, bool user, Cla
     stack_into(buffer, words, user, state);
 }
 
+const sema::FunctionDescriptor *Lowering::function_of(const ast::Call &call) const {
+    auto it = input_.checked.resolutions.find(&call);
+    return it == input_.checked.resolutions.end() ? nullptr : it->second.function;
+}
+
 Value Lowering::lower_call(const ast::Call &call, bool statement, ClauseState &state) {
-    const std::string &name = call.function;
-    const sema::Type *type = call.type;
-    auto record_value = [&](trace::ActionDescription &action, const ast::Expr &arg) {
-        Value v = lower(arg, state);
-        if (!v.value->getType()->isPointerTy())
-            v.value = normalize(v.value, v.type);
-        trace::ValueLayout layout = layout_of(v.type, state.record_offset);
-        state.record_offset += layout.size;
-        if (state.record_offset <= record_area_limit_)
-            store_field(v, layout, record_address(state, layout.offset));
-        action.values.push_back(layout);
-    };
-    auto aggregation_id = [&](const ast::Expr &arg) -> uint32_t {
-        auto it = aggregations_.find(aggregation_name(arg));
-        if (it == aggregations_.end()) {
-            error(arg.range, "internal error: unknown aggregation");
-            return 0;
-        }
-        return it->second.description.id;
-    };
+    const sema::FunctionDescriptor *function = function_of(call);
+    if (!function || !function->lower) {
+        error(call.function_range, "internal error: '" + call.function + "' has no lowering");
+        return {is_memory_value(call.type) ? string_literal("") : const64(0), call.type};
+    }
+    return function->lower(*this, call, state, statement);
+}
 
-    // --- actions ------------------------------------------------------------
-    if (name == "trace" || name == "printf" || name == "printa" || name == "exit" ||
-        name == "clear" || name == "trunc" || name == "normalize" || name == "denormalize" ||
-        name == "setopt" || name == "print" ||
-        ((name == "stack" || name == "ustack") && statement)) {
-        trace::ActionDescription action;
-        action.location = call.range;
-        if (name == "trace") {
-            action.kind = trace::ActionKind::Trace;
-            record_value(action, argument(call, 0));
-        } else if (name == "printf") {
-            action.kind = trace::ActionKind::Printf;
-            auto *format = argument(call, 0).as<ast::StringLiteral>();
-            if (!format) {
-                error(call.range, "printf() needs a constant format string");
-                return {const64(0), type};
-            }
-            action.format = format->value;
-            trace::FormatParseResult parsed = trace::parse_format(format->value);
-            action.parsed_format = parsed.format;
-            for (size_t i = 1; i < call.arguments.size(); i++)
-                record_value(action, argument(call, i));
-        } else if (name == "printa") {
-            action.kind = trace::ActionKind::Printa;
-            size_t first = 0;
-            if (auto *format = argument(call, 0).as<ast::StringLiteral>()) {
-                action.format = format->value;
-                action.parsed_format = trace::parse_format(format->value).format;
-                first = 1;
-            }
-            for (size_t i = first; i < call.arguments.size(); i++)
-                action.aggregations.push_back(aggregation_id(argument(call, i)));
-        } else if (name == "exit") {
-            action.kind = trace::ActionKind::Exit;
-            record_value(action, argument(call, 0));
-            // Nothing but END runs after exit(), as in DTrace.
-            llvm::StoreInst *store = ir_.CreateStore(
-                ir_.getInt32(uint32_t(trace::Activity::Draining)), activity_);
-            store->setVolatile(true);
-        } else if (name == "stack" || name == "ustack") {
-            // ustack(n, strsize): strsize is for jstack()'s strings; ignored.
-            action.kind = trace::ActionKind::Stack;
-            bool user = name == "ustack";
-            uint32_t frames = stack_depth(call);
-            trace::ValueLayout layout;
-            layout.kind = user ? trace::ValueKind::UserStack : trace::ValueKind::KernelStack;
-            layout.offset = state.record_offset;
-            layout.size = (user ? 8 : 0) + (frames + 1) * 8;
-            state.record_offset += layout.size;
-            if (state.record_offset <= record_area_limit_)
-                capture_stack(record_address(state, layout.offset), frames + 1, user, state);
-            action.values.push_back(layout);
-        } else if (name == "print") {
-            // The value's own bytes; the consumer lays them out by its type.
-            action.kind = trace::ActionKind::Print;
-            const ast::Expr &value = argument(call, 0);
-            const sema::Type *t = sema::resolve(value.type);
-            trace::ValueLayout layout;
-            layout.kind = trace::ValueKind::Bytes;
-            layout.offset = state.record_offset;
-            layout.size = uint32_t(sema::is_string(t) ? strsize() : t->size);
-            state.record_offset += align8(layout.size);
-            action.printed_type = printed_type(value.type);
-            if (state.record_offset <= record_area_limit_)
-                record_printed_value(value, layout.size, record_address(state, layout.offset),
-                                     state);
-            action.values.push_back(layout);
-        } else if (name == "setopt") {
-            action.kind = trace::ActionKind::Setopt;
-            auto *option = argument(call, 0).as<ast::StringLiteral>();
-            auto *value = call.arguments.size() > 1 ? argument(call, 1).as<ast::StringLiteral>()
-                                                    : nullptr;
-            if (!option || (call.arguments.size() > 1 && !value)) {
-                error(call.range, "setopt() needs constant strings");
-                return {const64(0), type};
-            }
-            action.option_name = option->value;
-            action.option_value = value ? value->value : "";
-        } else {
-            action.aggregations.push_back(aggregation_id(argument(call, 0)));
-            if (name == "clear") {
-                action.kind = trace::ActionKind::Clear;
-            } else if (name == "denormalize") {
-                action.kind = trace::ActionKind::Denormalize;
-            } else if (name == "normalize") {
-                action.kind = trace::ActionKind::Normalize;
-                record_value(action, argument(call, 1));
-            } else {
-                action.kind = trace::ActionKind::Trunc;
-                if (call.arguments.size() > 1)
-                    record_value(action, argument(call, 1));
-            }
-        }
-        record_action(state, std::move(action));
-        return {const64(0), type};
-    }
+trace::ActionDescription Lowering::action(const ast::Call &call, trace::ActionConsumer consume) {
+    trace::ActionDescription action;
+    const sema::FunctionDescriptor *function = function_of(call);
+    action.function = function ? function->name : std::string_view();
+    action.consume = consume;
+    action.location = call.range;
+    return action;
+}
 
-    // --- subroutines ----------------------------------------------------------
-    auto string_arg = [&](size_t i) { return lower(argument(call, i), state).value; };
-    auto int_arg = [&](size_t i) { return lower_scalar(argument(call, i), state); };
-    auto optional_int = [&](size_t i) {
-        return call.arguments.size() > i ? int_arg(i) : const64(uint64_t(kRuntimeOmittedArgument));
-    };
-    auto string_result = [&]() { return scratch(state, uint32_t(strsize())); };
-    llvm::Value *strsize_value = const64(strsize());
+Value Lowering::finish_action(ClauseState &state, trace::ActionDescription action,
+                              const ast::Call &call) {
+    record_action(state, std::move(action));
+    return {const64(0), call.type};
+}
 
-    if (name == "strlen")
-        return {runtime_call("dtx_rt_strlen", {string_arg(0), strsize_value}), type};
-    if (name == "strjoin") {
-        llvm::Value *a = string_arg(0), *b = string_arg(1), *dst = string_result();
-        runtime_call("dtx_rt_strjoin", {dst, a, b, strsize_value});
-        return {dst, type};
+uint32_t Lowering::reserve_record(ClauseState &state, uint32_t size) {
+    uint32_t offset = state.record_offset;
+    state.record_offset += align8(size);
+    return offset;
+}
+
+llvm::Value *Lowering::record_space(ClauseState &state, const trace::ValueLayout &layout) {
+    if (layout.offset + layout.size > record_area_limit_)
+        return nullptr; // the clause is too large: reported once it is lowered
+    return record_address(state, layout.offset);
+}
+
+void Lowering::record_value(ClauseState &state, trace::ActionDescription &action,
+                            const ast::Expr &value) {
+    record_lowered(state, action, lower(value, state));
+}
+
+void Lowering::record_lowered(ClauseState &state, trace::ActionDescription &action, Value v) {
+    if (!v.value->getType()->isPointerTy())
+        v.value = normalize(v.value, v.type);
+    trace::ValueLayout layout = layout_of(v.type, 0);
+    layout.offset = reserve_record(state, layout.size);
+    if (llvm::Value *to = record_space(state, layout))
+        store_field(v, layout, to);
+    action.values.push_back(layout);
+}
+
+trace::ActionDescription Lowering::formatted_action(const ast::Call &call, ClauseState &state,
+                                                    trace::ActionConsumer consume) {
+    trace::ActionDescription action = this->action(call, consume);
+    const auto *format = call.arguments.at(0)->as<ast::StringLiteral>();
+    action.format = format->value;
+    action.parsed_format = trace::parse_format(format->value).format;
+    for (size_t i = 1; i < call.arguments.size(); i++)
+        record_value(state, action, *call.arguments[i]);
+    return action;
+}
+
+uint32_t Lowering::aggregation_id(const ast::Expr &expr) {
+    auto it = aggregations_.find(aggregation_name(expr));
+    if (it == aggregations_.end()) {
+        error(expr.range, "internal error: unknown aggregation");
+        return 0;
     }
-    if (name == "substr") {
-        llvm::Value *s = string_arg(0), *index = int_arg(1), *length = optional_int(2);
-        llvm::Value *dst = string_result();
-        runtime_call("dtx_rt_substr", {dst, s, index, length, strsize_value});
-        return {dst, type};
+    return it->second.description.id;
+}
+
+void Lowering::set_activity(trace::Activity activity) {
+    llvm::StoreInst *store = ir_.CreateStore(ir_.getInt32(uint32_t(activity)), activity_);
+    store->setVolatile(true);
+}
+
+std::optional<int64_t> Lowering::integer_constant(const ast::Expr &expr) const {
+    return sema::integer_constant(expr, input_.checked);
+}
+
+llvm::GlobalVariable *Lowering::speculations_map() {
+    if (!speculations_map_) {
+        // Slot 0 is never used: IDs start at 1.
+        speculations_map_ =
+            debug_->define_map({.name = description_.speculations_map,
+                                .type = BPF_MAP_TYPE_ARRAY,
+                                .max_entries = options_.nspec + 1,
+                                .key = debug_->integer_type(4, false),
+                                .value = debug_->char_array_type(sizeof(trace::SpeculationSlot))});
+        description_.speculation_count = options_.nspec;
     }
-    if (name == "index" || name == "rindex") {
-        llvm::Value *s = string_arg(0), *sub = string_arg(1), *start = optional_int(2);
-        return {normalize(runtime_call("dtx_rt_" + name, {s, sub, start, strsize_value}), type),
-                type};
+    return speculations_map_;
+}
+
+void Lowering::set_record_speculation(ClauseState &state, llvm::Value *id) {
+    ir_.CreateAlignedStore(ir_.CreateTrunc(id, ir_.getInt16Ty()),
+                           record_address(state, offsetof(trace::RecordHeader, speculation)),
+                           llvm::Align(2));
+}
+
+llvm::BasicBlock *Lowering::clause_end_without_record(ClauseState &state) {
+    if (!state.end_without_record) {
+        llvm::IRBuilder<>::InsertPointGuard guard(ir_);
+        state.end_without_record =
+            llvm::BasicBlock::Create(context_, "end_without_record", state.function);
+        ir_.SetInsertPoint(state.end_without_record);
+        ir_.CreateRet(ir_.getInt32(0));
     }
-    if (name == "strchr" || name == "strrchr" || name == "strstr") {
-        llvm::Value *s = string_arg(0);
-        llvm::Value *what = name == "strstr" ? string_arg(1) : int_arg(1);
-        llvm::Value *dst = string_result();
-        runtime_call("dtx_rt_" + name, {dst, s, what, strsize_value});
-        return {dst, type};
+    return state.end_without_record;
+}
+
+bool Lowering::is_null_pointer(const ast::Expr &expr) const {
+    std::optional<int64_t> value = integer_constant(expr);
+    return value && *value == 0;
+}
+
+llvm::Value *Lowering::null_string() {
+    if (!null_string_) {
+        std::string zeros(align8(strsize()), '\0');
+        null_string_ = debug_->define_global_variable(
+            "dtx_null_string", debug_->char_array_type(zeros.size()),
+            llvm::ConstantDataArray::getString(context_, zeros, false),
+            GlobalDataSection::ReadOnly);
+        null_string_->setAlignment(llvm::Align(8));
     }
-    if (name == "basename" || name == "dirname" || name == "toupper" || name == "tolower") {
-        llvm::Value *s = string_arg(0), *dst = string_result();
-        runtime_call("dtx_rt_" + name, {dst, s, strsize_value});
-        return {dst, type};
+    return null_string_;
+}
+
+Value Lowering::nullable_string(llvm::Value *buffer, llvm::Value *found, const sema::Type *type) {
+    return {ir_.CreateSelect(ir_.CreateICmpNE(found, const64(0)), buffer, null_string()), type};
+}
+
+llvm::Value *Lowering::strtok_state(ClauseState &state) {
+    if (!strtok_state_offset_) {
+        error(state.clause->range, "internal error: strtok() without its state");
+        return scratch(state, 8);
     }
-    if (name == "lltostr") {
-        llvm::Value *value = int_arg(0);
-        llvm::Value *base = call.arguments.size() > 1 ? int_arg(1) : const64(10);
-        llvm::Value *dst = string_result();
-        runtime_call("dtx_rt_lltostr", {dst, value, base, strsize_value});
-        return {dst, type};
-    }
-    if (name == "copyinstr") {
-        llvm::Value *address = int_arg(0);
-        llvm::Value *dst = string_result();
-        store64(const64(0), dst);
-        llvm::Value *limit = ir_.getInt32(uint32_t(strsize()));
-        if (call.arguments.size() > 1) {
-            // At most n bytes, and never more than strsize - 1 plus the NUL.
-            llvm::Value *n = ir_.CreateAdd(int_arg(1), const64(1));
-            n = ir_.CreateSelect(ir_.CreateICmpULT(n, const64(strsize())), n, const64(strsize()));
-            limit = ir_.CreateTrunc(n, i32());
-        }
-        llvm::Value *result =
-            call_helper(BPF_FUNC_probe_read_user_str, i64(), {dst, limit, address});
-        fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress,
-                 address);
-        return {dst, type};
-    }
-    if (name == "copyin") {
-        llvm::Value *address = int_arg(0);
-        llvm::Value *length = int_arg(1);
-        uint32_t limit = 4096;
-        llvm::Value *dst = scratch(state, limit);
-        length = ir_.CreateSelect(ir_.CreateICmpULE(length, const64(limit)), length, const64(limit));
-        llvm::Value *result = call_helper(BPF_FUNC_probe_read_user, i64(),
-                                          {dst, ir_.CreateTrunc(length, i32()), address});
-        fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress,
-                 address);
-        return {ir_.CreatePtrToInt(dst, i64()), type};
-    }
-    if (name == "rand")
-        return {ir_.CreateZExt(call_helper(BPF_FUNC_get_prandom_u32, i32(), {}), i64()), type};
-    if (name == "htons" || name == "ntohs" || name == "htonl" || name == "ntohl" ||
-        name == "htonll" || name == "ntohll") {
-        unsigned bits = name.back() == 's' ? 16 : name.ends_with("ll") ? 64 : 32;
-        llvm::Value *value = ir_.CreateTrunc(int_arg(0), ir_.getIntNTy(bits));
-        llvm::Value *swapped = ir_.CreateUnaryIntrinsic(llvm::Intrinsic::bswap, value);
-        return {ir_.CreateZExt(swapped, i64()), type};
-    }
-    // Symbol addresses are integers until a record or key holds them (store_field).
-    if (name == "func" || name == "sym" || name == "mod" || name == "usym" || name == "ufunc" ||
-        name == "umod" || name == "uaddr")
-        return {int_arg(0), type};
-    if (name == "stack" || name == "ustack") { // as a value: an aggregation key
-        bool user = name == "ustack";
-        uint32_t bytes = stored_size(type);
-        llvm::Value *buffer = scratch(state, bytes);
-        zero(buffer, bytes);
-        uint32_t room = (bytes - (user ? 8 : 0)) / 8;
-        capture_stack(buffer, std::min(stack_depth(call) + 1, room), user, state);
-        return {buffer, type};
-    }
-    error(call.function_range,
-          "'" + name + "' is not supported by this version of dtx");
-    return {is_memory_value(type) ? string_literal("") : const64(0), type};
+    return at(state.dctx, *strtok_state_offset_);
+}
+
+void Lowering::read_memory(ClauseState &state, llvm::Value *to, llvm::Value *length,
+                           llvm::Value *address, bool user) {
+    llvm::Value *bounded = ir_.CreateTrunc(length, i32());
+    llvm::Value *result = call_helper(user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel,
+                                      i64(), {to, bounded, address});
+    fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress, address);
+}
+
+llvm::Value *Lowering::scratch_pointer(ClauseState &state, llvm::Value *address,
+                                       llvm::Value *&length) {
+    // Only scratch the clause has allocated so far is its to write. Each of
+    // offset and length is checked against that on its own, which is what
+    // the verifier sees; the map value has room for both at their largest
+    // (scratch_slack_).
+    const uint64_t allocated = std::max<uint32_t>(state.scratch_offset, 8);
+    scratch_slack_ = std::max<uint32_t>(scratch_slack_, uint32_t(allocated));
+    llvm::Value *base = at(state.dctx, scratch_area_offset());
+    llvm::Value *offset = opaque(ir_.CreateSub(address, ir_.CreatePtrToInt(base, i64())));
+    length = opaque(length);
+    fault_if(state, ir_.CreateICmpUGE(offset, const64(allocated)), trace::FaultKind::BadAddress,
+             address);
+    fault_if(state, ir_.CreateICmpUGT(length, const64(allocated)), trace::FaultKind::BadAddress,
+             address);
+    fault_if(state, ir_.CreateICmpUGT(ir_.CreateAdd(offset, length), const64(allocated)),
+             trace::FaultKind::BadAddress, address);
+    return at(base, offset);
+}
+
+void Lowering::write_user(ClauseState &state, llvm::Value *address, llvm::Value *from,
+                          llvm::Value *length) {
+    llvm::Value *result = call_helper(BPF_FUNC_probe_write_user, i64(),
+                                      {address, from, ir_.CreateTrunc(length, i32())});
+    fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress, address);
+}
+
+std::optional<uint64_t> Lowering::kernel_member_offset(const ast::Call &call, std::string_view type,
+                                                       std::string_view member) {
+    std::optional<uint64_t> offset;
+    if (options_.kernel_member_offset)
+        offset = options_.kernel_member_offset(type, member);
+    if (!offset)
+        error(call.range, call.function +
+                              "() needs the kernel's BTF (/sys/kernel/btf/vmlinux) to "
+                              "find struct " +
+                              std::string(type) + "'s member " + std::string(member));
+    return offset;
 }
 
 void Lowering::record_printed_value(const ast::Expr &value, uint32_t size, llvm::Value *to,
@@ -423,17 +395,6 @@ uint32_t Lowering::printed_type(const sema::Type *type) {
     return index;
 }
 
-namespace {
-
-uint64_t power(uint64_t base, unsigned exponent) {
-    uint64_t result = 1;
-    while (exponent--)
-        result *= base;
-    return result;
-}
-
-} // namespace
-
 void Lowering::lower_aggregation(const ast::Assign &assign, ClauseState &state) {
     const ast::Expr *target = assign.target.get();
     const std::vector<ast::ExprPtr> *keys = nullptr;
@@ -476,20 +437,14 @@ void Lowering::lower_aggregation(const ast::Assign &assign, ClauseState &state) 
         }
 
     // The value and the weight (the quantize family's optional last argument).
+    const sema::FunctionDescriptor &aggregating = *storage.info->function;
     llvm::Value *value = const64(0);
     llvm::Value *increment = const64(1);
-    using K = trace::AggregationKind;
-    if (d.function.kind != K::Count && !call->arguments.empty())
+    if (!call->arguments.empty())
         value = lower_scalar(argument(*call, 0), state);
-    size_t weight_index = d.function.kind == K::Quantize     ? 1
-                          : d.function.kind == K::Lquantize  ? 4
-                          : d.function.kind == K::Llquantize ? 5
-                                                             : 99;
-    if (d.function.kind == K::Lquantize && call->arguments.size() == 4 &&
-        !sema::integer_constant(argument(*call, 3), input_.checked))
-        weight_index = 3;
-    if (weight_index < call->arguments.size())
-        increment = lower_scalar(argument(*call, weight_index), state);
+    if (aggregating.weight_argument >= 0 &&
+        size_t(aggregating.weight_argument) < call->arguments.size())
+        increment = lower_scalar(argument(*call, size_t(aggregating.weight_argument)), state);
 
     llvm::Function *function = ir_.GetInsertBlock()->getParent();
     llvm::Value *entry = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {storage.map, key});
@@ -522,132 +477,7 @@ void Lowering::lower_aggregation(const ast::Assign &assign, ClauseState &state) 
         phi->addIncoming(created, create_end);
         words = phi;
     }
-    auto word = [&](unsigned i) { return at(words, uint64_t(i) * 8); };
-    auto add_to = [&](unsigned i, llvm::Value *v) {
-        store64(ir_.CreateAdd(load64(word(i)), v), word(i));
-    };
-    llvm::Value *zero64 = const64(0);
-    switch (d.function.kind) {
-    case K::Count:
-        add_to(0, const64(1));
-        break;
-    case K::Sum:
-        add_to(0, value);
-        break;
-    case K::Avg:
-        add_to(0, const64(1));
-        add_to(1, value);
-        break;
-    case K::Min:
-    case K::Max: {
-        // The word is kept XORed with the identity (trace::convert_kernel_words).
-        llvm::Value *bias = const64(d.function.kind == K::Min ? uint64_t(INT64_MAX)
-                                                               : uint64_t(INT64_MIN));
-        llvm::Value *current = ir_.CreateXor(load64(word(0)), bias);
-        llvm::Value *better = d.function.kind == K::Min ? ir_.CreateICmpSLT(value, current)
-                                                        : ir_.CreateICmpSGT(value, current);
-        store64(ir_.CreateXor(ir_.CreateSelect(better, value, current), bias), word(0));
-        break;
-    }
-    case K::Stddev: {
-        add_to(0, const64(1));
-        add_to(1, value);
-        // Add |value|^2 to the 128-bit sum of squares in words 2 (low) and 3
-        // (high), from 32-bit halves: BPF has no 128-bit multiply.
-        llvm::Value *magnitude = ir_.CreateSelect(ir_.CreateICmpSLT(value, zero64),
-                                                  ir_.CreateSub(zero64, value), value);
-        llvm::Value *lo = ir_.CreateAnd(magnitude, const64(0xffffffff));
-        llvm::Value *hi = ir_.CreateLShr(magnitude, 32);
-        llvm::Value *lo_lo = ir_.CreateMul(lo, lo);
-        llvm::Value *hi_lo = ir_.CreateMul(hi, lo);
-        llvm::Value *hi_hi = ir_.CreateMul(hi, hi);
-        llvm::Value *cross_top = ir_.CreateLShr(hi_lo, 63); // bit 64 of 2*hi*lo
-        llvm::Value *cross = ir_.CreateShl(hi_lo, 1);
-        llvm::Value *low = ir_.CreateAdd(lo_lo, ir_.CreateShl(cross, 32));
-        llvm::Value *carry = ir_.CreateZExt(ir_.CreateICmpULT(low, lo_lo), i64());
-        llvm::Value *high = ir_.CreateAdd(
-            ir_.CreateAdd(hi_hi, ir_.CreateLShr(cross, 32)),
-            ir_.CreateAdd(ir_.CreateShl(cross_top, 32), carry));
-        llvm::Value *old_low = load64(word(2));
-        llvm::Value *new_low = ir_.CreateAdd(old_low, low);
-        llvm::Value *carry2 = ir_.CreateZExt(ir_.CreateICmpULT(new_low, old_low), i64());
-        store64(new_low, word(2));
-        store64(ir_.CreateAdd(load64(word(3)), ir_.CreateAdd(high, carry2)), word(3));
-        break;
-    }
-    case K::Quantize:
-    case K::Lquantize:
-    case K::Llquantize: {
-        llvm::Value *bucket = nullptr;
-        uint64_t bucket_count = trace::data_word_count(d.function);
-        if (d.function.kind == K::Quantize) {
-            llvm::Value *negative = ir_.CreateICmpSLT(value, zero64);
-            llvm::Value *magnitude =
-                ir_.CreateSelect(negative, ir_.CreateSub(zero64, value), value);
-            llvm::Value *leading = ir_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, magnitude,
-                                                             ir_.getFalse());
-            llvm::Value *bits = ir_.CreateSub(const64(64), leading);
-            llvm::Value *capped =
-                ir_.CreateSelect(ir_.CreateICmpUGT(bits, const64(63)), const64(63), bits);
-            llvm::Value *zero_bucket = const64(trace::quantize_zero_bucket);
-            bucket = ir_.CreateSelect(
-                ir_.CreateICmpEQ(value, zero64), zero_bucket,
-                ir_.CreateSelect(negative, ir_.CreateSub(zero_bucket, capped),
-                                 ir_.CreateAdd(zero_bucket, bits)));
-        } else if (d.function.kind == K::Lquantize) {
-            const trace::LinearBuckets &lb = d.function.linear;
-            llvm::Value *lower_bound = const64(uint64_t(int64_t(lb.lower)));
-            llvm::Value *level = ir_.CreateUDiv(ir_.CreateSub(value, lower_bound), const64(lb.step));
-            level = ir_.CreateSelect(ir_.CreateICmpUGT(level, const64(lb.levels)),
-                                     const64(lb.levels), level);
-            bucket = ir_.CreateSelect(ir_.CreateICmpSLT(value, lower_bound), zero64,
-                                      ir_.CreateAdd(level, const64(1)));
-        } else {
-            const trace::LogLinearBuckets &b = d.function.log_linear;
-            const uint64_t factor = b.factor, steps = b.steps;
-            const uint64_t per_magnitude = steps - steps / factor;
-            const uint64_t zero_bucket =
-                1 + uint64_t(b.high_magnitude - b.low_magnitude + 1) * per_magnitude;
-            llvm::Value *negative = ir_.CreateICmpSLT(value, zero64);
-            llvm::Value *magnitude =
-                ir_.CreateSelect(negative, ir_.CreateSub(zero64, value), value);
-            // Outermost first: values at or above factor^(high+1).
-            bucket = ir_.CreateSelect(negative, zero64, const64(2 * zero_bucket));
-            uint64_t offset = 1 + uint64_t(b.high_magnitude - b.low_magnitude) * per_magnitude;
-            for (int m = b.high_magnitude; m >= int(b.low_magnitude); m--) {
-                uint64_t floor = power(factor, unsigned(m));
-                uint64_t ceiling = floor * factor;
-                llvm::Value *slice;
-                if (ceiling % steps == 0)
-                    slice = ir_.CreateUDiv(magnitude, const64(ceiling / steps));
-                else if (steps % ceiling == 0)
-                    slice = ir_.CreateMul(magnitude, const64(steps / ceiling));
-                else
-                    slice = ir_.CreateUDiv(ir_.CreateMul(magnitude, const64(steps)),
-                                           const64(ceiling));
-                llvm::Value *in_magnitude =
-                    ir_.CreateAdd(ir_.CreateSub(slice, const64(steps / factor)), const64(offset));
-                llvm::Value *here = ir_.CreateSelect(
-                    negative, ir_.CreateSub(const64(zero_bucket), in_magnitude),
-                    ir_.CreateAdd(const64(zero_bucket), in_magnitude));
-                bucket = ir_.CreateSelect(ir_.CreateICmpULT(magnitude, const64(ceiling)), here,
-                                          bucket);
-                offset -= per_magnitude;
-            }
-            uint64_t low_floor = power(factor, b.low_magnitude);
-            bucket = ir_.CreateSelect(ir_.CreateICmpULT(magnitude, const64(low_floor)),
-                                      const64(zero_bucket), bucket);
-        }
-        // The verifier must see the bucket bounded before it indexes the value.
-        bucket = opaque(bucket);
-        auto *in_range = llvm::BasicBlock::Create(context_, "agg_bucket", function);
-        ir_.CreateCondBr(ir_.CreateICmpULT(bucket, const64(bucket_count)), in_range, done);
-        ir_.SetInsertPoint(in_range);
-        llvm::Value *address = at(words, ir_.CreateShl(bucket, 3));
-        store64(ir_.CreateAdd(load64(address), increment), address);
-        break;
-    }
-    }
+    aggregating.aggregate(*this, AggregationUpdate{d, words, value, increment, done, state});
     ir_.CreateBr(done);
     ir_.SetInsertPoint(done);
 }

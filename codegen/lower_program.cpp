@@ -73,8 +73,8 @@ public:
     }
     void run_clauses(llvm::Value *dctx, ClauseGate gate) override {
         llvm::Function *current = ir().GetInsertBlock()->getParent();
-        llvm::Value *ctx = spec_.has_stack_context && current == &entry_ ? entry_.getArg(0)
-                                                                          : nullptr;
+        llvm::Value *ctx =
+            spec_.has_stack_context && current == &entry_ ? entry_.getArg(0) : nullptr;
         lowering_.emit_dispatch(spec_, dctx, ctx, gate);
     }
     llvm::Value *call_helper(unsigned helper, llvm::Type *result,
@@ -138,8 +138,8 @@ std::optional<CompiledProgram> Lowering::run() {
     }
     BpfEmitResult object = emitter.emit_object(*module_);
     if (!object.ok()) {
-        SourceRange at = input_.program.clauses.empty() ? SourceRange{}
-                                                        : input_.program.clauses[0]->range;
+        SourceRange at =
+            input_.program.clauses.empty() ? SourceRange{} : input_.program.clauses[0]->range;
         std::string message = "the BPF back end failed:";
         for (const std::string &e : object.errors)
             message += " " + e;
@@ -246,7 +246,8 @@ void Lowering::copy_bytes(llvm::Value *to, llvm::Value *from, uint32_t size) {
 }
 
 void Lowering::copy_string(llvm::Value *to, llvm::Value *from) {
-    call_helper(BPF_FUNC_probe_read_kernel_str, i64(), {to, ir_.getInt32(uint32_t(strsize())), from});
+    call_helper(BPF_FUNC_probe_read_kernel_str, i64(),
+                {to, ir_.getInt32(uint32_t(strsize())), from});
 }
 
 llvm::Value *Lowering::opaque(llvm::Value *value) {
@@ -274,8 +275,7 @@ void Lowering::fault_if(ClauseState &state, llvm::Value *failed, trace::FaultKin
     ir_.SetInsertPoint(ok);
 }
 
-void Lowering::count_drop(ClauseState &state, trace::DropCounter counter,
-                          llvm::BasicBlock *next) {
+void Lowering::count_drop(ClauseState &state, trace::DropCounter counter, llvm::BasicBlock *next) {
     llvm::Value *slot = scratch(state, 8);
     ir_.CreateAlignedStore(ir_.getInt32(uint32_t(counter)), slot, llvm::Align(4));
     llvm::Value *count = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {drops_map_, slot});
@@ -346,8 +346,8 @@ llvm::Value *Lowering::string_literal(std::string_view text) {
         padded.resize(align8(strsize()), '\0');
         llvm::Constant *data = llvm::ConstantDataArray::getString(context_, padded, false);
         std::string name = "dtx_string_" + std::to_string(pool_references_.size());
-        auto *global = debug_->define_global_variable(
-            name, debug_->char_array_type(padded.size()), data, GlobalDataSection::ReadOnly);
+        auto *global = debug_->define_global_variable(name, debug_->char_array_type(padded.size()),
+                                                      data, GlobalDataSection::ReadOnly);
         global->setAlignment(llvm::Align(8));
         pool_references_.push_back(global);
         it->second = pool_references_.size() - 1;
@@ -491,9 +491,9 @@ void Lowering::declare_common_maps() {
     // lowered: code refers to this placeholder, replaced in finish().
     dctx_map_ = new llvm::GlobalVariable(*module_, i64(), false, llvm::GlobalValue::ExternalLinkage,
                                          const64(0), "dtx_dctx_placeholder");
-    walltime_offset_ = debug_->define_global_variable(
-        "dtx_walltime_offset", debug_->integer_type(8, false), const64(0),
-        GlobalDataSection::ReadOnly);
+    walltime_offset_ =
+        debug_->define_global_variable("dtx_walltime_offset", debug_->integer_type(8, false),
+                                       const64(0), GlobalDataSection::ReadOnly);
     activity_ = debug_->define_global_variable("dtx_activity", debug_->integer_type(4, false),
                                                ir_.getInt32(0), GlobalDataSection::Data);
 }
@@ -549,6 +549,12 @@ void Lowering::plan_storage() {
         locals_size_ += storage.value_size;
         clause_storage_.emplace(name, storage);
     }
+    // strtok()'s state after the this-> variables, when the program calls it.
+    for (const auto &[expr, resolution] : checked.resolutions)
+        if (resolution.function && resolution.function->name == "strtok" && !strtok_state_offset_) {
+            strtok_state_offset_ = ClauseContextLayout::locals + locals_size_;
+            locals_size_ += align8(runtime_strtok_state_size(strsize()));
+        }
     if (globals_size_) {
         auto *type = llvm::ArrayType::get(i64(), globals_size_ / 8);
         globals_ = debug_->define_global_variable(
@@ -580,32 +586,7 @@ void Lowering::plan_aggregations() {
         trace::AggregationDescription &d = storage.description;
         d.id = id++;
         d.name = info->name;
-        std::string_view fn = info->function ? info->function->name : "count";
-        using K = trace::AggregationKind;
-        if (fn == "count")
-            d.function = trace::plain_function(K::Count);
-        else if (fn == "sum")
-            d.function = trace::plain_function(K::Sum);
-        else if (fn == "avg")
-            d.function = trace::plain_function(K::Avg);
-        else if (fn == "min")
-            d.function = trace::plain_function(K::Min);
-        else if (fn == "max")
-            d.function = trace::plain_function(K::Max);
-        else if (fn == "stddev")
-            d.function = trace::plain_function(K::Stddev);
-        else if (fn == "quantize")
-            d.function = trace::plain_function(K::Quantize);
-        else if (fn == "lquantize") {
-            const auto &p = info->parameters;
-            int64_t step = p.size() > 2 ? p[2] : 1;
-            d.function = trace::lquantize_function(int32_t(p.at(0)), int32_t(p.at(1)),
-                                                   uint16_t(step));
-        } else if (fn == "llquantize") {
-            const auto &p = info->parameters;
-            d.function = trace::llquantize_function(uint16_t(p.at(0)), uint16_t(p.at(1)),
-                                                    uint16_t(p.at(2)), uint16_t(p.at(3)));
-        }
+        d.function = info->function->shape(info->parameters);
         uint32_t offset = 0;
         for (const sema::Type *key : info->key_types) {
             trace::ValueLayout field = layout_of(key, offset);
@@ -617,10 +598,10 @@ void Lowering::plan_aggregations() {
         d.key_size = d.single_slot ? 4 : std::max<uint32_t>(8, offset);
         storage.value_size = uint32_t(d.value_word_count() * 8);
         if (storage.value_size > kMaxPerCpuValue)
-            error(info->defined_at,
-                  "@" + info->name + " needs " + std::to_string(storage.value_size) +
-                      " bytes per key and CPU, more than the kernel's " +
-                      std::to_string(kMaxPerCpuValue) + "; use fewer buckets");
+            error(info->defined_at, "@" + info->name + " needs " +
+                                        std::to_string(storage.value_size) +
+                                        " bytes per key and CPU, more than the kernel's " +
+                                        std::to_string(kMaxPerCpuValue) + "; use fewer buckets");
         std::string map_name = "dtx_agg_" + (info->name.empty() ? std::string("_") : info->name);
         d.map_name = map_name;
         if (d.single_slot) {
@@ -740,13 +721,14 @@ void Lowering::lower_clause(ClauseState &state) {
     const ast::Clause &clause = *state.clause;
     state.record_offset = kRecordDataOffset;
     llvm::Value *record = at(state.dctx, record_area_offset());
+    store64(const64(0), record); // the header: no speculation yet
     store64(const64(0), at(record, kRecordMaskOffset));
 
     auto *done = llvm::BasicBlock::Create(context_, "done", state.function);
     if (clause.predicate) {
-        ir_.SetCurrentDebugLocation(
-            debug_->location(*state.function, clause.predicate->range.begin.line,
-                             clause.predicate->range.begin.column));
+        ir_.SetCurrentDebugLocation(debug_->location(*state.function,
+                                                     clause.predicate->range.begin.line,
+                                                     clause.predicate->range.begin.column));
         llvm::Value *condition = truth(*clause.predicate, state);
         auto *body = llvm::BasicBlock::Create(context_, "body", state.function);
         auto *skip = llvm::BasicBlock::Create(context_, "skip", state.function);
@@ -787,7 +769,8 @@ void Lowering::finish_record(ClauseState &state) {
     llvm::Value *record = at(state.dctx, record_area_offset());
     llvm::Value *epid = ir_.CreateTrunc(load64(at(state.dctx, ClauseContextLayout::epid)), i32());
     ir_.CreateAlignedStore(epid, record, llvm::Align(4));
-    ir_.CreateAlignedStore(current_cpu(), at(record, 4), llvm::Align(4));
+    ir_.CreateAlignedStore(ir_.CreateTrunc(current_cpu(), ir_.getInt16Ty()),
+                           at(record, offsetof(trace::RecordHeader, cpu)), llvm::Align(2));
     llvm::Value *result =
         call_helper(BPF_FUNC_ringbuf_output, i64(),
                     {output_map_, record, const64(state.record_offset), const64(0)});
@@ -869,7 +852,8 @@ llvm::Function *Lowering::error_function(bool with_stack_context) {
     llvm::Value *record = ir_.CreateAlloca(record_type);
     llvm::Value *epid = load64(at(dctx, ClauseContextLayout::epid));
     ir_.CreateAlignedStore(ir_.getInt32(0), record, llvm::Align(4));
-    ir_.CreateAlignedStore(current_cpu(), at(record, 4), llvm::Align(4));
+    ir_.CreateAlignedStore(current_cpu(), at(record, offsetof(trace::RecordHeader, cpu)),
+                           llvm::Align(4)); // the cpu, and no speculation
     ir_.CreateAlignedStore(ir_.CreateTrunc(epid, i32()),
                            at(record, offsetof(trace::FaultRecord, faulting_epid)), llvm::Align(4));
     ir_.CreateAlignedStore(
@@ -912,8 +896,9 @@ llvm::Function *Lowering::error_function(bool with_stack_context) {
         for (uint32_t c : error_clauses) {
             store64(const64(epids_.at({c, kErrorProbeId})), at(dctx, ClauseContextLayout::epid));
             llvm::Function *clause = clause_function(c, with_stack_context);
-            ir_.CreateCall(clause, {dctx, with_stack_context ? ctx : llvm::ConstantPointerNull::get(
-                                                                         ir_.getPtrTy())});
+            ir_.CreateCall(
+                clause,
+                {dctx, with_stack_context ? ctx : llvm::ConstantPointerNull::get(ir_.getPtrTy())});
         }
         for (unsigned i = 0; i < ClauseContextLayout::arg_count; i++)
             store64(load64(at(dctx, ClauseContextLayout::error_args + 8 * i)),
@@ -988,8 +973,8 @@ void Lowering::emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm
         // A few probes: a case each, with their constants in the code.
         llvm::SwitchInst *dispatch = ir_.CreateSwitch(probe_id, end);
         for (const trace::Probe *probe : spec.probes) {
-            auto *block = llvm::BasicBlock::Create(
-                context_, "probe_" + std::to_string(probe->id), function);
+            auto *block =
+                llvm::BasicBlock::Create(context_, "probe_" + std::to_string(probe->id), function);
             dispatch->addCase(ir_.getInt64(probe->id), block);
             ir_.SetInsertPoint(block);
             store64(const64(dense_index_.at(probe->id)), at(dctx, probe_index_offset()));
@@ -1013,7 +998,7 @@ void Lowering::emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm
             group_clauses.push_back(&it->first);
         widest = std::max(widest, it->first.size());
     }
-    const uint32_t stride = uint32_t(2 + widest); // dense index, group, EPID per clause
+    const uint32_t stride = uint32_t(2 + widest);           // dense index, group, EPID per clause
     std::vector<uint32_t> slot_of(highest - lowest + 1, 0); // by ID - lowest: slot + 1
     std::vector<uint32_t> slots(spec.probes.size() * stride, 0);
     for (uint32_t slot = 0; slot < spec.probes.size(); slot++) {
@@ -1035,8 +1020,8 @@ void Lowering::emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm
     llvm::GlobalVariable *slot_table = table("_slot_of_probe", slot_of);
     llvm::GlobalVariable *slot_rows = table("_slots", slots);
     auto word = [&](llvm::GlobalVariable *words, llvm::Value *index) {
-        llvm::Value *address = ir_.CreateInBoundsGEP(words->getValueType(), words,
-                                                     {ir_.getInt64(0), index});
+        llvm::Value *address =
+            ir_.CreateInBoundsGEP(words->getValueType(), words, {ir_.getInt64(0), index});
         return ir_.CreateZExt(ir_.CreateLoad(i32(), address), i64());
     };
     auto end_unless = [&](llvm::Value *condition, const char *name) {
@@ -1082,7 +1067,8 @@ void Lowering::emit_trampoline(const TrampolineSpec &spec) {
 
 std::optional<CompiledProgram> Lowering::finish() {
     // The clause context, now that the record and scratch sizes are known.
-    uint32_t dctx_size = scratch_area_offset() + std::max<uint32_t>(scratch_area_size_, 8);
+    uint32_t dctx_size =
+        scratch_area_offset() + std::max<uint32_t>(scratch_area_size_, 8) + scratch_slack_;
     llvm::GlobalVariable *dctx_map =
         debug_->define_map({.name = "dtx_dctx",
                             .type = BPF_MAP_TYPE_ARRAY,
@@ -1109,9 +1095,9 @@ std::optional<CompiledProgram> Lowering::finish() {
         if (data.empty())
             data.assign(align8(strsize()), '\0');
         llvm::Constant *init = llvm::ConstantDataArray::getString(context_, data, false);
-        auto *table = debug_->define_global_variable(
-            std::string("dtx_probe_") + kFieldNames[field], debug_->char_array_type(data.size()),
-            init, GlobalDataSection::ReadOnly);
+        auto *table = debug_->define_global_variable(std::string("dtx_probe_") + kFieldNames[field],
+                                                     debug_->char_array_type(data.size()), init,
+                                                     GlobalDataSection::ReadOnly);
         probe_names_[field]->replaceAllUsesWith(table);
         probe_names_[field]->eraseFromParent();
         probe_names_[field] = table;
@@ -1135,9 +1121,8 @@ std::optional<CompiledProgram> Lowering::finish() {
     return compiled;
 }
 
-std::optional<CompiledProgram> compile_program(const CompileInput &input,
-                                               const CompileOptions &options,
-                                               DiagnosticEngine &diags) {
+std::optional<CompiledProgram>
+compile_program(const CompileInput &input, const CompileOptions &options, DiagnosticEngine &diags) {
     Lowering lowering(input, options, diags);
     return lowering.run();
 }

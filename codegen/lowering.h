@@ -47,9 +47,9 @@ struct Value {
 // Where a variable of the program is kept.
 struct VariableStorage {
     enum class Kind {
-        Global,     // at `offset` in the dtx_globals data
+        Global,      // at `offset` in the dtx_globals data
         ClauseLocal, // at `offset` in the clause context
-        Map,        // an entry of `map` (thread-locals, associative arrays)
+        Map,         // an entry of `map` (thread-locals, associative arrays)
     };
     Kind kind = Kind::Global;
     uint32_t offset = 0;
@@ -67,6 +67,17 @@ struct AggregationStorage {
     const sema::AggregationInfo *info = nullptr;
 };
 
+// One update of an aggregation's key (codegen/functions/aggregations.cpp).
+struct ClauseState;
+struct AggregationUpdate {
+    const trace::AggregationDescription &description;
+    llvm::Value *words;     // this CPU's data words of the key
+    llvm::Value *value;     // i64: the aggregating function's first argument
+    llvm::Value *increment; // i64: the quantize family's weight, else 1
+    llvm::BasicBlock *done; // where an update that records nothing goes
+    ClauseState &state;
+};
+
 // Compile-time state of the clause being lowered.
 struct ClauseState {
     const ast::Clause *clause = nullptr;
@@ -75,12 +86,13 @@ struct ClauseState {
     llvm::Value *dctx = nullptr;
     llvm::Value *ctx = nullptr; // null when the trampoline has no stack context
     llvm::BasicBlock *fault = nullptr;
+    llvm::BasicBlock *end_without_record = nullptr; // clause_end_without_record()
     trace::ClauseDescription *description = nullptr;
     uint32_t record_offset = 0; // next free byte of the record
     uint32_t action_count = 0;  // record actions so far (bits of the mask)
     uint32_t scratch_offset = 0;
     bool scratch_exhausted = false; // reported once
-    uint32_t statement = 0; // 1-based top-level statement (ERROR's arg2)
+    uint32_t statement = 0;         // 1-based top-level statement (ERROR's arg2)
 };
 
 class Lowering {
@@ -197,14 +209,15 @@ public:
     const VariableStorage *storage_of(const ast::Expr &target);
     Value string_compare(const Value &lhs, const Value &rhs, ast::BinaryOp op);
     llvm::Value *probe_name_field(unsigned field, ClauseState &state); // 0 prov .. 3 name
-    Value lower_probe_argument(const ast::Subscript &s, const sema::Type *type,
-                               ClauseState &state);
+    Value lower_probe_argument(const ast::Subscript &s, const sema::Type *type, ClauseState &state);
     Value lower_user_register(const ast::Subscript &s, const sema::Type *type, ClauseState &state);
 
     // --- lower_calls.cpp ----------------------------------------------------------
+    // A call, through its function's descriptor (codegen/functions/).
     Value lower_call(const ast::Call &call, bool statement, ClauseState &state);
+    const sema::FunctionDescriptor *function_of(const ast::Call &call) const;
     void lower_aggregation(const ast::Assign &assign, ClauseState &state);
-    // Reserves `size` bytes in the record for the next action and sets its bit.
+    // Sets the action's bit in the record's mask and describes it.
     uint32_t record_action(ClauseState &state, trace::ActionDescription action);
     llvm::Value *record_address(ClauseState &state, uint32_t offset);
     llvm::Value *runtime_call(std::string_view name, std::vector<llvm::Value *> args);
@@ -224,7 +237,61 @@ public:
     // The index of `type` in description_.printed_types, described on first use.
     uint32_t printed_type(const sema::Type *type);
 
-    std::optional<std::set<ProbeData>> builtins_read_; // reads_builtin(), on first use
+    // --- what the functions' lowerings share ------------------------------------
+    // A new action of `call`, to be described and then recorded with finish_action().
+    trace::ActionDescription action(const ast::Call &call, trace::ActionConsumer consume);
+    Value finish_action(ClauseState &state, trace::ActionDescription action, const ast::Call &call);
+    // printf()'s and system()'s action: the format, and each argument recorded.
+    trace::ActionDescription formatted_action(const ast::Call &call, ClauseState &state,
+                                              trace::ActionConsumer consume);
+    // Records `value` for `action` in the next free bytes of the record.
+    void record_value(ClauseState &state, trace::ActionDescription &action, const ast::Expr &value);
+    void record_lowered(ClauseState &state, trace::ActionDescription &action, Value value);
+    // The offset of `size` more bytes of the record; record_space() is their
+    // address, null when the record would exceed its limit (reported when
+    // the clause is finished).
+    uint32_t reserve_record(ClauseState &state, uint32_t size);
+    llvm::Value *record_space(ClauseState &state, const trace::ValueLayout &layout);
+    uint32_t aggregation_id(const ast::Expr &aggregation);
+    void set_activity(trace::Activity activity);
+    std::optional<int64_t> integer_constant(const ast::Expr &expr) const;
+    // Whether `expr` is the constant 0 (NULL).
+    bool is_null_pointer(const ast::Expr &expr) const;
+    // D's NULL string: an empty string at an address of its own, so that
+    // `s == NULL` can tell it from "" (strstr() finding nothing).
+    llvm::Value *null_string();
+    // A string function's result: `buffer`, or the NULL string when `found` is 0.
+    Value nullable_string(llvm::Value *buffer, llvm::Value *found, const sema::Type *type);
+    // strtok()'s state, kept in the clause context between calls.
+    llvm::Value *strtok_state(ClauseState &state);
+    // Reads `length` bytes (an i64, at most the room at `to`) of user or kernel
+    // memory at `address` into `to`, ending the clause with an invalid-address
+    // fault if the read fails.
+    void read_memory(ClauseState &state, llvm::Value *to, llvm::Value *length, llvm::Value *address,
+                     bool user);
+    // A scratch address (an integer, as alloca() returns it) as a pointer the
+    // verifier accepts for `length` bytes, or an invalid-address fault when
+    // those bytes are not scratch the clause allocated. `length` becomes the
+    // value to pass with the pointer, whose bound the verifier knows.
+    llvm::Value *scratch_pointer(ClauseState &state, llvm::Value *address, llvm::Value *&length);
+    // Writes `length` bytes at `from` into the current process at `address`
+    // (copyout()); a fault when the kernel refuses.
+    void write_user(ClauseState &state, llvm::Value *address, llvm::Value *from,
+                    llvm::Value *length);
+    // Speculations: their map (trace::SpeculationSlot per ID), how many there
+    // are (nspec), and the speculation this clause's record belongs to.
+    llvm::GlobalVariable *speculations_map();
+    uint32_t speculation_count() const { return options_.nspec; }
+    void set_record_speculation(ClauseState &state, llvm::Value *id);
+    // A block that ends the clause at once, recording nothing and without
+    // a fault (speculate() on a speculation that is not active).
+    llvm::BasicBlock *clause_end_without_record(ClauseState &state);
+    // A member's offset in a kernel struct, from BTF; an error at `call` when
+    // the kernel has no BTF for it.
+    std::optional<uint64_t> kernel_member_offset(const ast::Call &call, std::string_view type,
+                                                 std::string_view member);
+
+    std::optional<std::set<ProbeData>> builtins_read_;     // reads_builtin(), on first use
     std::map<const sema::Type *, uint32_t> printed_types_; // see printed_type()
     const CompileInput &input_;
     const CompileOptions &options_;
@@ -243,7 +310,10 @@ public:
     llvm::GlobalVariable *activity_ = nullptr;
     llvm::GlobalVariable *globals_ = nullptr;
     llvm::GlobalVariable *walltime_offset_ = nullptr;
-    std::map<std::string, uint64_t> string_offsets_; // literal -> index in string_literals_
+    llvm::GlobalVariable *null_string_ = nullptr;         // on first null_string()
+    llvm::GlobalVariable *speculations_map_ = nullptr;    // on first speculations_map()
+    std::optional<uint32_t> strtok_state_offset_;         // in dctx, on first strtok_state()
+    std::map<std::string, uint64_t> string_offsets_;      // literal -> index in string_literals_
     std::vector<llvm::GlobalVariable *> pool_references_; // one strsize global per literal
 
     std::map<std::string, VariableStorage> globals_storage_, thread_storage_, clause_storage_;
@@ -263,6 +333,7 @@ public:
     trace::ProgramDescription description_;
     uint32_t record_area_size_ = 0;
     uint32_t scratch_area_size_ = 0;
+    uint32_t scratch_slack_ = 0; // room past the scratch for scratch_pointer()'s checks
 
 public:
     // dctx offsets past the fixed header: this-> variables, the probe index,

@@ -29,6 +29,7 @@
 //   dtx_rt_tolower(dst, s, size)                 -> 1
 //   dtx_rt_strtok(dst, s_or_null, delimiters, state, size)
 //                                                -> 1, or 0 for NULL (no token)
+//   dtx_rt_chill(nanoseconds)                    -> 1, after spinning that long
 //   dtx_rt_announce_process(processes_map, ring_buffer, epid)
 //                                                -> 1 when it wrote a
 //                                                   trace::ProcessRecord

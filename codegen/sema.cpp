@@ -435,10 +435,9 @@ std::optional<int64_t> integer_constant(const Expr &expr, const CheckedProgram &
                               binary->op != BinaryOp::LogicalOr &&
                               binary->op != BinaryOp::LogicalXor && binary->op != BinaryOp::Comma;
         if (converts && is_integer(binary->lhs->type) && is_integer(binary->rhs->type)) {
-            const Type *common = comparison
-                                     ? usual_arithmetic(*program.types, binary->lhs->type,
-                                                        binary->rhs->type)
-                                     : expr.type;
+            const Type *common =
+                comparison ? usual_arithmetic(*program.types, binary->lhs->type, binary->rhs->type)
+                           : expr.type;
             if (is_integer(common)) {
                 l = truncate_to(*l, common);
                 r = truncate_to(*r, common);
@@ -552,6 +551,74 @@ void Checker::check_clause(Clause &clause) {
     }
     for (StmtPtr &stmt : clause.statements)
         check_statement(*stmt);
+    check_clause_roles(clause);
+}
+
+// Where speculate(), commit() and aggregations may stand, as dtrace-utils'
+// clause flags have it: in program order, each call's role against those
+// before it in the clause.
+void Checker::check_clause_roles(const Clause &clause) {
+    bool speculated = false, committed = false, recorded = false, aggregated = false;
+    auto role_of = [&](const Expr &expr) -> const FunctionDescriptor * {
+        auto it = out_.resolutions.find(&expr);
+        return it != out_.resolutions.end() && it->second.kind == Resolution::Kind::Function
+                   ? it->second.function
+                   : nullptr;
+    };
+    auto visit = [&](const Expr &expr) {
+        if (const auto *assign = expr.as<Assign>()) {
+            const Expr *target = assign->target.get();
+            if (const auto *subscript = target->as<Subscript>())
+                target = subscript->base.get();
+            if (target->kind != Expr::Kind::Aggregation)
+                return;
+            if (committed)
+                error("D_AGG_COMM", expr.range, "aggregating actions may not follow commit()");
+            if (speculated)
+                error("D_AGG_SPEC", expr.range, "aggregating actions may not follow speculate()");
+            aggregated = true;
+            return;
+        }
+        const FunctionDescriptor *fn = role_of(expr);
+        if (!fn || fn->function_class == FunctionClass::Aggregating)
+            return;
+        const SourceRange &at = expr.range;
+        switch (fn->role) {
+        case ClauseRole::Commit:
+            if (recorded || aggregated)
+                error("D_COMM_DREC", at, "commit() may not follow data-recording actions");
+            committed = true;
+            return;
+        case ClauseRole::Discard:
+            return;
+        case ClauseRole::Speculate:
+            if (speculated)
+                error("D_SPEC_SPEC", at, "speculate() may not follow speculate()");
+            if (committed)
+                error("D_SPEC_COMM", at, "speculate() may not follow commit()");
+            if (recorded || aggregated)
+                error("D_SPEC_DREC", at, "speculate() may not follow data-recording actions")
+                    .hints.push_back("call speculate() first in the clause");
+            speculated = true;
+            return;
+        case ClauseRole::None:
+            if (speculated && fn->destructive)
+                error("D_ACT_SPEC", at, "destructive actions may not follow speculate()");
+            return;
+        case ClauseRole::Records:
+        case ClauseRole::Exit:
+            if (speculated && fn->destructive)
+                error("D_ACT_SPEC", at, "destructive actions may not follow speculate()");
+            if (speculated && fn->role == ClauseRole::Exit)
+                error("D_EXIT_SPEC", at, "exit() may not follow speculate()");
+            if (committed)
+                error("D_DREC_COMM", at, "data-recording actions may not follow commit()");
+            recorded = true;
+            return;
+        }
+    };
+    for (const StmtPtr &stmt : clause.statements)
+        for_each_expression(*stmt, visit);
 }
 
 void Checker::check_statement(Stmt &stmt) {

@@ -498,6 +498,11 @@ KernelTypes &Checker::kernel_types() {
     return *kernel_types_;
 }
 
+void Checker::complete_by_value(const Type *type) {
+    if (kernel_types_)
+        kernel_types_->complete_by_value(type);
+}
+
 const Type *Checker::with_members(const Type *record) {
     if (kernel_types_ && record)
         kernel_types_->complete_members(record);

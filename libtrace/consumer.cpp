@@ -5,21 +5,18 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cinttypes>
+#include <csignal>
 #include <cstring>
+#include <numeric>
 
 namespace dtx::trace {
 
 namespace {
-
-template <typename T>
-T read_at(std::span<const std::byte> bytes, size_t offset) {
-    T value{};
-    if (offset + sizeof(T) <= bytes.size())
-        std::memcpy(&value, bytes.data() + offset, sizeof(T));
-    return value;
-}
 
 std::string read_string(std::span<const std::byte> bytes, size_t offset, size_t size) {
     if (offset >= bytes.size())
@@ -33,7 +30,7 @@ std::string printf_string(const char *format, auto... args) {
     char buffer[128];
     int n = std::snprintf(buffer, sizeof(buffer), format, args...);
     return std::string(buffer, size_t(std::max(n, 0)) < sizeof(buffer) ? size_t(std::max(n, 0))
-                                                                        : sizeof(buffer) - 1);
+                                                                       : sizeof(buffer) - 1);
 }
 
 bool printable(const std::string &text) {
@@ -77,32 +74,92 @@ Consumer::Consumer(const ProgramDescription &program, const BpfObject &object,
     cpu_count_ = std::max(libbpf_num_possible_cpus(), 1);
 }
 
-void Consumer::write(const std::string &text) {
-    std::fwrite(text.data(), 1, text.size(), out_);
-}
-
 void Consumer::consume(std::span<const std::byte> record) {
-    auto header = read_at<RecordHeader>(record, 0);
+    auto header = read<RecordHeader>(record, 0);
     if (header.epid == 0) {
         report_fault(record);
         return;
     }
     if (header.epid == kProcessRecordEpid) {
-        remember(read_at<ProcessRecord>(record, 0).pid);
+        remember(read<ProcessRecord>(record, 0).pid);
         return;
     }
+    if (header.speculation != 0) {
+        Speculation &speculation = speculations_[header.speculation];
+        speculation.received++;
+        switch (speculation.state) {
+        case Speculation::State::Committed:
+            print_record(record);
+            break;
+        case Speculation::State::Discarded:
+            break;
+        case Speculation::State::Open:
+            if (speculation.bytes + record.size() > options_.speculation_size) {
+                speculative_drops_++;
+                break;
+            }
+            speculation.bytes += record.size();
+            speculation.records.emplace_back(record.begin(), record.end());
+            break;
+        }
+        free_drained(header.speculation);
+        return;
+    }
+    print_record(record);
+}
+
+void Consumer::print_record(std::span<const std::byte> record) {
+    auto header = read<RecordHeader>(record, 0);
     if (header.epid > program_.enabled_probes.size())
         return;
     const EnabledProbe &enabled = program_.enabled_probes[header.epid - 1];
     const ClauseDescription &clause = program_.clauses.at(enabled.clause);
     if (!options_.quiet)
         print_probe_line(header, enabled);
-    auto mask = read_at<uint64_t>(record, sizeof(RecordHeader));
+    auto mask = read<uint64_t>(record, sizeof(RecordHeader));
     for (size_t i = 0; i < clause.actions.size() && i < 64; i++)
         if (mask & (uint64_t{1} << i))
-            run_action(clause.actions[i], record, header.cpu);
+            clause.actions[i].consume(*this, clause.actions[i], record);
     if (!options_.quiet)
         write("\n");
+}
+
+void Consumer::end_speculation(uint32_t id, bool commit) {
+    if (id == 0 || id > program_.speculation_count)
+        return;
+    int fd = object_.map_fd(program_.speculations_map);
+    SpeculationSlot slot{};
+    // Only a speculation that commit() or discard() marked is ended: a
+    // second commit() of one already freed (maybe claimed again since) is not.
+    if (fd < 0 || bpf_map_lookup_elem(fd, &id, &slot) != 0 ||
+        slot.state != SpeculationSlot::Draining)
+        return;
+    Speculation &speculation = speculations_[id];
+    if (speculation.state != Speculation::State::Open)
+        return;
+    speculation.state = commit ? Speculation::State::Committed : Speculation::State::Discarded;
+    std::vector<std::vector<std::byte>> held = std::move(speculation.records);
+    speculation.records.clear();
+    speculation.bytes = 0;
+    if (commit)
+        for (const std::vector<std::byte> &record : held)
+            print_record(record);
+    free_drained(id);
+}
+
+void Consumer::free_drained(uint32_t id) {
+    auto it = speculations_.find(id);
+    if (it == speculations_.end() || it->second.state == Speculation::State::Open)
+        return;
+    int fd = object_.map_fd(program_.speculations_map);
+    SpeculationSlot slot{};
+    if (fd < 0 || bpf_map_lookup_elem(fd, &id, &slot) != 0)
+        return;
+    if (it->second.received < slot.written)
+        return; // records speculated before commit() are still on their way
+    SpeculationSlot free_slot{SpeculationSlot::Free, 0};
+    bpf_map_update_elem(fd, &id, &free_slot, BPF_ANY);
+    speculations_.erase(it);
 }
 
 void Consumer::print_probe_line(const RecordHeader &header, const EnabledProbe &enabled) {
@@ -112,11 +169,11 @@ void Consumer::print_probe_line(const RecordHeader &header, const EnabledProbe &
     }
     const Probe *probe = probes_.find(enabled.probe_id);
     std::string name = probe ? probe->name.function_and_name() : "";
-    write(printf_string("%3u %6u %32s ", header.cpu, enabled.probe_id, name.c_str()));
+    write(printf_string("%3u %6u %32s ", unsigned(header.cpu), enabled.probe_id, name.c_str()));
 }
 
 void Consumer::report_fault(std::span<const std::byte> record) {
-    auto fault = read_at<FaultRecord>(record, 0);
+    auto fault = read<FaultRecord>(record, 0);
     faults_++;
     std::string where;
     std::string probe_name;
@@ -131,9 +188,9 @@ void Consumer::report_fault(std::span<const std::byte> record) {
     }
     std::fflush(out_);
     std::string line = "dtx: error on enabled probe ID " + std::to_string(fault.faulting_epid) +
-                       " (" + probe_name + "): " +
-                       fault_description(FaultKind(fault.kind), fault.address) + " in action #" +
-                       std::to_string(fault.action) + where + "\n";
+                       " (" + probe_name +
+                       "): " + fault_description(FaultKind(fault.kind), fault.address) +
+                       " in action #" + std::to_string(fault.action) + where + "\n";
     std::fwrite(line.data(), 1, line.size(), err_);
     std::fflush(err_);
 }
@@ -157,7 +214,7 @@ std::string Consumer::trace_value(const ValueLayout &layout,
         // As dtrace prints them, quiet or not: as aggregation keys.
         return format_key_field(key_field(layout, record), options_.print);
     case ValueKind::Integer: {
-        auto bits = read_at<uint64_t>(record, layout.offset);
+        auto bits = read<uint64_t>(record, layout.offset);
         // dtrace-utils' widths by size; unsigned types print unsigned.
         bool u = !layout.is_signed;
         switch (layout.width) {
@@ -181,26 +238,9 @@ std::string Consumer::trace_value(const ValueLayout &layout,
             return quiet ? text : printf_string("  %-33s", text.c_str());
         [[fallthrough]];
     }
-    default: {
-        // Raw bytes: dtrace's hex dump.
-        std::string text = "\n";
-        text += "             0  1  2  3  4  5  6  7  8  9  a  b  c  d  e  f  0123456789abcdef\n";
-        for (uint32_t row = 0; row < layout.size; row += 16) {
-            text += printf_string("%5x:", row);
-            std::string chars;
-            for (uint32_t i = row; i < row + 16; i++) {
-                if (i < layout.size) {
-                    auto byte = read_at<uint8_t>(record, layout.offset + i);
-                    text += printf_string(" %02x", byte);
-                    chars += std::isprint(byte) ? char(byte) : '.';
-                } else {
-                    text += "   ";
-                }
-            }
-            text += "  " + chars + "\n";
-        }
-        return text;
-    }
+    default:
+        return format_bytes(record.subspan(std::min<size_t>(layout.offset, record.size())),
+                            layout.size);
     }
 }
 
@@ -225,12 +265,12 @@ FormatArgument Consumer::argument(const ValueLayout &layout,
     case ValueKind::UserSymbol:
     case ValueKind::UserModule:
     case ValueKind::UserAddress: {
-        auto pid = read_at<uint64_t>(record, layout.offset);
+        auto pid = read<uint64_t>(record, layout.offset);
         remember(pid);
-        return UserAddressValue{uint32_t(pid), read_at<uint64_t>(record, layout.offset + 8)};
+        return UserAddressValue{uint32_t(pid), read<uint64_t>(record, layout.offset + 8)};
     }
     default: {
-        auto bits = read_at<uint64_t>(record, layout.offset);
+        auto bits = read<uint64_t>(record, layout.offset);
         IntegerValue value;
         value.bits = bits;
         value.size = layout.width;
@@ -250,14 +290,14 @@ KeyField Consumer::key_field(const ValueLayout &layout, std::span<const std::byt
         uint32_t first = user ? 8 : 0; // after a user stack's pid
         std::vector<uint64_t> frames;
         for (uint32_t i = first; i + 8 <= layout.size; i += 8) {
-            auto frame = read_at<uint64_t>(key, layout.offset + i);
+            auto frame = read<uint64_t>(key, layout.offset + i);
             if (frame == 0)
                 break;
             frames.push_back(frame);
         }
         if (!user)
             return KeyField::stack(std::move(frames));
-        auto pid = read_at<uint64_t>(key, layout.offset);
+        auto pid = read<uint64_t>(key, layout.offset);
         remember(pid);
         return KeyField::user_stack(std::move(frames), pid);
     }
@@ -268,14 +308,14 @@ KeyField Consumer::key_field(const ValueLayout &layout, std::span<const std::byt
     case ValueKind::UserAddress: {
         KeyField field;
         if (layout.kind == ValueKind::KernelSymbol || layout.kind == ValueKind::KernelModule) {
-            field = KeyField::symbol(read_at<uint64_t>(key, layout.offset));
+            field = KeyField::symbol(read<uint64_t>(key, layout.offset));
             field.form =
                 layout.kind == ValueKind::KernelModule ? SymbolForm::Module : SymbolForm::Function;
         } else {
-            auto pid = read_at<uint64_t>(key, layout.offset);
+            auto pid = read<uint64_t>(key, layout.offset);
             remember(pid);
             field =
-                KeyField::user_symbol(read_at<uint64_t>(key, layout.offset + 8), pid,
+                KeyField::user_symbol(read<uint64_t>(key, layout.offset + 8), pid,
                                       layout.kind == ValueKind::UserModule   ? SymbolForm::Module
                                       : layout.kind == ValueKind::UserSymbol ? SymbolForm::Function
                                                                              : SymbolForm::Address);
@@ -287,7 +327,7 @@ KeyField Consumer::key_field(const ValueLayout &layout, std::span<const std::byt
         return field;
     }
     default: {
-        auto bits = read_at<uint64_t>(key, layout.offset);
+        auto bits = read<uint64_t>(key, layout.offset);
         if (layout.is_signed)
             return KeyField::signed_integer(int64_t(bits), layout.width);
         return KeyField::unsigned_integer(bits, layout.width);
@@ -373,7 +413,8 @@ void Consumer::printa(const ActionDescription &action) {
                 [[fallthrough]];
             default: {
                 IntegerValue value;
-                value.bits = field.kind == KeyFieldKind::Symbol ? field.addresses.at(0) : field.bits;
+                value.bits =
+                    field.kind == KeyFieldKind::Symbol ? field.addresses.at(0) : field.bits;
                 value.size = field.width;
                 value.is_signed = field.is_signed;
                 keys.push_back(value);
@@ -387,149 +428,166 @@ void Consumer::printa(const ActionDescription &action) {
                 strings.push_back(format_value(function, row.data[i], aggregations[i]->normal));
                 values.push_back(HistogramValue{strings.back()});
             } else if (function.kind == AggregationKind::Stddev) {
-                values.push_back(IntegerValue::of_unsigned(
-                    stddev_value(row.data[i], aggregations[i]->normal)));
+                values.push_back(
+                    IntegerValue::of_unsigned(stddev_value(row.data[i], aggregations[i]->normal)));
             } else {
                 values.push_back(IntegerValue::of_signed(
                     scalar_value(function, row.data[i], aggregations[i]->normal)));
             }
         }
         if (auto error = formatter_.format_printa(*action.parsed_format, keys, values, text)) {
-            std::fflush(out_);
-            std::fprintf(err_, "dtx: printa(): %s\n", error->message.c_str());
+            warn("printa(): " + error->message);
             return;
         }
     }
     write(text);
 }
 
-void Consumer::run_action(const ActionDescription &action, std::span<const std::byte> record,
-                          uint32_t) {
-    switch (action.kind) {
-    case ActionKind::Trace:
-        write(trace_value(action.values.at(0), record));
-        return;
-    case ActionKind::Printf: {
-        std::vector<FormatArgument> arguments;
-        for (const ValueLayout &layout : action.values)
-            arguments.push_back(argument(layout, record));
-        std::string text;
-        if (auto error = formatter_.format_printf(*action.parsed_format, arguments, text)) {
-            std::fflush(out_);
-            std::fprintf(err_, "dtx: printf(): %s\n", error->message.c_str());
-            return;
-        }
-        write(text);
-        return;
-    }
-    case ActionKind::Printa:
-        printa(action);
-        return;
-    case ActionKind::Stack: {
-        const ValueLayout &layout = action.values.at(0);
-        KeyField stack = key_field(layout, record);
-        write(format_key_field(stack, options_.print));
-        return;
-    }
-    case ActionKind::Exit:
-        if (!exit_status_)
-            exit_status_ = int(read_at<int64_t>(record, action.values.at(0).offset));
-        return;
-    case ActionKind::Clear:
-    case ActionKind::Trunc: {
-        uint32_t id = action.aggregations.at(0);
-        const AggregationDescription &d = program_.aggregations.at(id);
-        int fd = object_.map_fd(d.map_name);
-        AggregationSnapshot &snap = snapshot(id);
-        // Every CPU's copy in its initial state; a slot's has-data word says
-        // whether the entry is there.
-        auto initial_values = [&](bool present) {
-            std::vector<int64_t> initial = initial_data(d.function);
-            convert_kernel_words(d.function, initial);
-            if (d.single_slot)
-                initial.push_back(present ? 1 : 0);
-            std::vector<int64_t> all;
-            for (int cpu = 0; cpu < cpu_count_; cpu++)
-                all.insert(all.end(), initial.begin(), initial.end());
-            return all;
-        };
-        std::vector<int64_t> cleared = initial_values(true);
-        std::optional<AggregationSnapshot> kept;
-        if (action.kind == ActionKind::Trunc) {
-            std::optional<int64_t> keep;
-            if (!action.values.empty())
-                keep = read_at<int64_t>(record, action.values[0].offset);
-            kept = snap;
-            truncate(*kept, keep);
-        }
-        // clear() keeps the entry with its initial values, trunc() removes it.
-        if (d.single_slot) {
-            uint32_t slot = 0;
-            if (!snap.values.empty() && !kept)
-                bpf_map_update_elem(fd, &slot, cleared.data(), BPF_ANY);
-            else if (!snap.values.empty() && kept->values.empty())
-                bpf_map_update_elem(fd, &slot, initial_values(false).data(), BPF_ANY);
-            return;
-        }
-        // By the map's own keys: several can be one key of the snapshot
-        // (addresses in one function, for ufunc()).
-        std::vector<std::vector<std::byte>> keys;
-        std::vector<std::byte> next(d.key_size);
-        const void *previous = nullptr;
-        while (bpf_map_get_next_key(fd, previous, next.data()) == 0) {
-            keys.push_back(next);
-            previous = keys.back().data();
-        }
-        for (const std::vector<std::byte> &key : keys) {
-            if (!kept) {
-                bpf_map_update_elem(fd, key.data(), cleared.data(), BPF_EXIST);
-                continue;
-            }
-            AggregationKey fields;
-            for (const ValueLayout &layout : d.key_fields)
-                fields.push_back(key_field(layout, key));
-            if (!kept->values.contains(fields))
-                bpf_map_delete_elem(fd, key.data());
-        }
+void Consumer::write(std::string_view text) {
+    std::fwrite(text.data(), 1, text.size(), out_);
+}
+
+void Consumer::warn(const std::string &message) {
+    std::fflush(out_);
+    std::fprintf(err_, "dtx: %s\n", message.c_str());
+}
+
+void Consumer::set_exit_status(int status) {
+    if (!exit_status_)
+        exit_status_ = status;
+}
+
+void Consumer::normalize(uint32_t aggregation, std::optional<uint64_t> divisor) {
+    if (!divisor)
+        normals_.erase(aggregation);
+    else if (*divisor > 0)
+        normals_[aggregation] = *divisor;
+}
+
+void Consumer::set_option(const std::string &, const std::string &) {}
+
+void Consumer::run_command(const std::string &command) {
+    std::fflush(out_);
+    posix_spawn_file_actions_t files;
+    posix_spawn_file_actions_init(&files);
+    if (int out = fileno(out_); out >= 0 && out != STDOUT_FILENO)
+        posix_spawn_file_actions_adddup2(&files, out, STDOUT_FILENO);
+    // The session blocks signals it reads through a signalfd; the command
+    // starts with none blocked.
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    sigset_t none;
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+    const char *argv[] = {"sh", "-c", command.c_str(), nullptr};
+    pid_t child = -1;
+    int error =
+        posix_spawn(&child, "/bin/sh", &files, &attributes, const_cast<char **>(argv), environ);
+    posix_spawn_file_actions_destroy(&files);
+    posix_spawnattr_destroy(&attributes);
+    if (error != 0) {
+        warn("system(): cannot run /bin/sh: " + std::string(std::strerror(error)));
         return;
     }
-    case ActionKind::Normalize: {
-        auto divisor = read_at<int64_t>(record, action.values.at(0).offset);
-        if (divisor > 0)
-            normals_[action.aggregations.at(0)] = uint64_t(divisor);
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+}
+
+void Consumer::clear(uint32_t aggregation) {
+    reset(aggregation, nullptr);
+}
+
+void Consumer::truncate(uint32_t aggregation, std::optional<int64_t> keep) {
+    AggregationSnapshot kept = snapshot(aggregation);
+    trace::truncate(kept, keep);
+    reset(aggregation, &kept);
+}
+
+void Consumer::reset(uint32_t id, const AggregationSnapshot *kept) {
+    const AggregationDescription &d = program_.aggregations.at(id);
+    int fd = object_.map_fd(d.map_name);
+    AggregationSnapshot &snap = snapshot(id);
+    // Every CPU's copy in its initial state; a slot's has-data word says
+    // whether the entry is there.
+    auto initial_values = [&](bool present) {
+        std::vector<int64_t> initial = initial_data(d.function);
+        convert_kernel_words(d.function, initial);
+        if (d.single_slot)
+            initial.push_back(present ? 1 : 0);
+        std::vector<int64_t> all;
+        for (int cpu = 0; cpu < cpu_count_; cpu++)
+            all.insert(all.end(), initial.begin(), initial.end());
+        return all;
+    };
+    std::vector<int64_t> cleared = initial_values(true);
+    // clear() keeps the entry with its initial values, trunc() removes it.
+    if (d.single_slot) {
+        uint32_t slot = 0;
+        if (!snap.values.empty() && !kept)
+            bpf_map_update_elem(fd, &slot, cleared.data(), BPF_ANY);
+        else if (!snap.values.empty() && kept->values.empty())
+            bpf_map_update_elem(fd, &slot, initial_values(false).data(), BPF_ANY);
         return;
     }
-    case ActionKind::Denormalize:
-        normals_.erase(action.aggregations.at(0));
-        return;
-    case ActionKind::Setopt:
-        return;
-    case ActionKind::Print: {
-        const ValueLayout &layout = action.values.at(0);
-        std::span<const std::byte> bytes;
-        if (layout.offset < record.size())
-            bytes = record.subspan(layout.offset,
-                                   std::min<size_t>(layout.size, record.size() - layout.offset));
-        write(format_printed_value(program_.printed_types, action.printed_type, bytes));
-        return;
+    // By the map's own keys: several can be one key of the snapshot
+    // (addresses in one function, for ufunc()).
+    std::vector<std::vector<std::byte>> keys;
+    std::vector<std::byte> next(d.key_size);
+    const void *previous = nullptr;
+    while (bpf_map_get_next_key(fd, previous, next.data()) == 0) {
+        keys.push_back(next);
+        previous = keys.back().data();
     }
+    for (const std::vector<std::byte> &key : keys) {
+        if (!kept) {
+            bpf_map_update_elem(fd, key.data(), cleared.data(), BPF_EXIST);
+            continue;
+        }
+        AggregationKey fields;
+        for (const ValueLayout &layout : d.key_fields)
+            fields.push_back(key_field(layout, key));
+        if (!kept->values.contains(fields))
+            bpf_map_delete_elem(fd, key.data());
     }
 }
 
 void Consumer::report_drops() {
     int fd = object_.map_fd(program_.drops_map);
-    if (fd < 0)
-        return;
-    static const char *const kWhat[] = {"drops", "aggregation drops", "dynamic variable drops"};
     std::vector<uint64_t> counts(static_cast<size_t>(cpu_count_));
-    for (uint32_t slot = 0; slot < uint32_t(DropCounter::Count); slot++) {
-        if (bpf_map_lookup_elem(fd, &slot, counts.data()) != 0)
-            continue;
+    auto read_counter = [&](DropCounter counter) {
+        auto slot = uint32_t(counter);
+        if (fd < 0 || bpf_map_lookup_elem(fd, &slot, counts.data()) != 0)
+            std::fill(counts.begin(), counts.end(), 0);
+        return counts;
+    };
+    auto plural = [](uint64_t n, const char *word) {
+        return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+    };
+    // As dtrace words them: per CPU for the buffers that are per CPU.
+    for (auto [counter, what] : {std::pair{DropCounter::RingBuffer, "drop"},
+                                 std::pair{DropCounter::Aggregation, "aggregation drop"}}) {
+        std::vector<uint64_t> per_cpu = read_counter(counter);
         for (int cpu = 0; cpu < cpu_count_; cpu++)
-            if (counts[size_t(cpu)])
-                std::fprintf(err_, "dtx: %" PRIu64 " %s on CPU %d\n", counts[size_t(cpu)],
-                             kWhat[slot], cpu);
+            if (per_cpu[size_t(cpu)])
+                std::fprintf(err_, "dtx: %s on CPU %d\n",
+                             plural(per_cpu[size_t(cpu)], what).c_str(), cpu);
     }
+    auto total = [&](DropCounter counter) {
+        std::vector<uint64_t> per_cpu = read_counter(counter);
+        return std::accumulate(per_cpu.begin(), per_cpu.end(), uint64_t{0});
+    };
+    if (uint64_t n = total(DropCounter::Dynamic))
+        std::fprintf(err_, "dtx: %s\n", plural(n, "dynamic variable drop").c_str());
+    if (speculative_drops_)
+        std::fprintf(err_, "dtx: %s\n", plural(speculative_drops_, "speculative drop").c_str());
+    if (uint64_t n = total(DropCounter::SpeculationBusy))
+        std::fprintf(err_, "dtx: %s (available buffer(s) still busy)\n",
+                     plural(n, "failed speculation").c_str());
+    if (uint64_t n = total(DropCounter::SpeculationUnavailable))
+        std::fprintf(err_, "dtx: %s (no speculative buffer available)\n",
+                     plural(n, "failed speculation").c_str());
 }
 
 void Consumer::finish() {

@@ -16,12 +16,14 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <optional>
 #include <set>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 struct bpf_object;
@@ -38,6 +40,9 @@ struct ConsumerOptions {
     // user addresses a record or key holds: its addresses must stay nameable
     // after it exits.
     std::function<void(uint32_t pid)> remember_process;
+    // The most bytes of records one speculation holds (specsize); records
+    // beyond are speculative drops.
+    uint64_t speculation_size = 4 << 20;
 };
 
 class Consumer {
@@ -60,19 +65,65 @@ public:
     // printa() printed, then drop counts on stderr.
     void finish();
 
+    // --- what actions do (the ActionConsumer of each action's descriptor) ----
+    const ProgramDescription &program() const { return program_; }
+    const ConsumerOptions &options() const { return options_; }
+    Formatter &formatter() { return formatter_; }
+    void write(std::string_view text);
+    // A message about the trace on stderr ("dtx: printf(): ..."), after the
+    // output so far.
+    void warn(const std::string &message);
+    // A recorded value as trace() prints it (quiet or not).
+    std::string trace_value(const ValueLayout &layout, std::span<const std::byte> record) const;
+    // A recorded value as a printf() argument; strings point into `record`.
+    FormatArgument argument(const ValueLayout &layout, std::span<const std::byte> record) const;
+    // A recorded value as an aggregation key holds it (stacks, symbols ...).
+    KeyField key_field(const ValueLayout &layout, std::span<const std::byte> key) const;
+    template <typename T>
+    T read(std::span<const std::byte> record, size_t offset) const;
+    // The first exit() wins.
+    void set_exit_status(int status);
+    // printa(): the aggregations' current snapshot, with or without a format.
+    void printa(const ActionDescription &action);
+    // clear(): every key's value back to its initial state; trunc(): only
+    // the `keep` first keys in printing order kept (negative: the last), or
+    // none when `keep` is unset.
+    void clear(uint32_t aggregation);
+    void truncate(uint32_t aggregation, std::optional<int64_t> keep);
+    // normalize()/denormalize(): a divisor for the aggregation's printed values.
+    void normalize(uint32_t aggregation, std::optional<uint64_t> divisor);
+    // setopt(): options the consumer applies while tracing.
+    void set_option(const std::string &name, const std::string &value);
+    // system(): runs `command` with /bin/sh, its output going where the
+    // trace's goes, after what was printed before it.
+    void run_command(const std::string &command);
+    // commit() and discard(): the speculation's records are printed (or
+    // dropped) now, and so are those still to arrive.
+    void end_speculation(uint32_t id, bool commit);
+
 private:
     void print_probe_line(const RecordHeader &header, const EnabledProbe &enabled);
-    void run_action(const ActionDescription &action, std::span<const std::byte> record,
-                    uint32_t cpu);
     void report_fault(std::span<const std::byte> record);
     AggregationSnapshot &snapshot(uint32_t aggregation);
-    void printa(const ActionDescription &action);
-    std::string trace_value(const ValueLayout &layout, std::span<const std::byte> record) const;
-    FormatArgument argument(const ValueLayout &layout, std::span<const std::byte> record) const;
-    KeyField key_field(const ValueLayout &layout, std::span<const std::byte> key) const;
+    // clear() and trunc() on the aggregation's map: `kept` is what trunc()
+    // keeps, null for clear().
+    void reset(uint32_t aggregation, const AggregationSnapshot *kept);
     void remember(uint64_t pid) const;
     void report_drops();
-    void write(const std::string &text);
+    // A record as it is printed (not held for a speculation).
+    void print_record(std::span<const std::byte> record);
+    // Frees a draining speculation's slot once every record speculated into
+    // it has arrived.
+    void free_drained(uint32_t id);
+
+    // A speculation the consumer knows records of, by ID.
+    struct Speculation {
+        enum class State { Open, Committed, Discarded };
+        State state = State::Open;
+        std::vector<std::vector<std::byte>> records; // held while Open
+        uint64_t bytes = 0;
+        uint64_t received = 0; // records that arrived, held or not
+    };
 
     const ProgramDescription &program_;
     const BpfObject &object_;
@@ -88,7 +139,17 @@ private:
     std::map<uint32_t, uint64_t> normals_;
     std::set<uint32_t> printed_;
     std::map<uint32_t, AggregationSnapshot> snapshots_;
+    std::map<uint32_t, Speculation> speculations_;
+    uint64_t speculative_drops_ = 0;
     int cpu_count_ = 1; // possible CPUs: the per-CPU maps' value count
 };
+
+template <typename T>
+T Consumer::read(std::span<const std::byte> record, size_t offset) const {
+    T value{};
+    if (offset + sizeof(T) <= record.size())
+        std::memcpy(&value, record.data() + offset, sizeof(T));
+    return value;
+}
 
 } // namespace dtx::trace

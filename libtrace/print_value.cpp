@@ -242,4 +242,31 @@ std::string format_printed_value(std::span<const PrintedType> types, uint32_t ty
     return printer.take();
 }
 
+std::string format_bytes(std::span<const std::byte> bytes, size_t size) {
+    // dtrace's margin of five spaces before the offsets.
+    std::string text = "\n" + std::string(11, ' ');
+    for (const char *digit = "0123456789abcdef"; *digit; digit++)
+        text += std::string("  ") + *digit;
+    text += "  0123456789abcdef\n";
+    auto byte_at = [&](size_t i) { return i < bytes.size() ? uint8_t(bytes[i]) : uint8_t(0); };
+    char buffer[32];
+    for (size_t row = 0; row < size; row += 16) {
+        std::snprintf(buffer, sizeof buffer, "     %5zx:", row);
+        text += buffer;
+        std::string chars;
+        for (size_t i = row; i < row + 16; i++) {
+            if (i >= size) {
+                text += "   ";
+                continue;
+            }
+            uint8_t byte = byte_at(i);
+            std::snprintf(buffer, sizeof buffer, " %02x", byte);
+            text += buffer;
+            chars += byte < ' ' || byte > '~' ? '.' : char(byte);
+        }
+        text += "  " + chars + "\n";
+    }
+    return text;
+}
+
 } // namespace dtx::trace

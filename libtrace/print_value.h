@@ -27,4 +27,10 @@ namespace dtx::trace {
 std::string format_printed_value(std::span<const PrintedType> types, uint32_t type,
                                  std::span<const std::byte> bytes);
 
+// Raw bytes as dtrace dumps them (tracemem(), trace() of memory that is not a
+// string): a newline, a header of the 16 column digits, then per 16 bytes the
+// offset, the bytes in hex and as characters ('.' where not printable). The
+// first `size` bytes of `bytes` (missing bytes read as zero).
+std::string format_bytes(std::span<const std::byte> bytes, size_t size);
+
 } // namespace dtx::trace

@@ -14,10 +14,12 @@
 #include "libtrace/printf_format.h"
 #include "parser/source.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -25,7 +27,10 @@ namespace dtx::trace {
 
 struct RecordHeader {
     uint32_t epid;
-    uint32_t cpu;
+    uint16_t cpu;
+    // 0, or the speculation (speculate()) the record belongs to: the consumer
+    // keeps it until that speculation is committed or discarded.
+    uint16_t speculation;
 };
 
 // DTrace's fault codes (DTRACEFLT_*), as ERROR's arg4.
@@ -47,8 +52,8 @@ std::string fault_description(FaultKind kind, uint64_t address);
 struct FaultRecord {
     RecordHeader header; // epid 0
     uint32_t faulting_epid;
-    uint32_t action;     // 1-based statement index within the clause
-    uint64_t kind;       // FaultKind
+    uint32_t action; // 1-based statement index within the clause
+    uint64_t kind;   // FaultKind
     uint64_t address;
 };
 
@@ -67,16 +72,16 @@ struct ProcessRecord {
 
 // One value in a record or an aggregation key.
 enum class ValueKind : uint8_t {
-    Integer,       // `size` bytes, little-endian
-    String,        // a NUL-terminated string in `size` bytes
-    KernelStack,   // `size` / 8 program counters, 0-terminated
-    UserStack,     // u64 pid, then program counters, 0-terminated
-    KernelSymbol,  // an integer shown as the kernel function holding it (func(), sym())
-    KernelModule,  // an integer shown as the kernel module holding it (mod())
-    UserSymbol,    // u64 pid, u64 address (usym(), ufunc()): "module`function"
-    UserModule,    // u64 pid, u64 address (umod())
-    UserAddress,   // u64 pid, u64 address (uaddr()): "module`function+0x10"
-    Bytes,         // raw memory (tracemem(), copyin() traced): printed as a hex dump
+    Integer,      // `size` bytes, little-endian
+    String,       // a NUL-terminated string in `size` bytes
+    KernelStack,  // `size` / 8 program counters, 0-terminated
+    UserStack,    // u64 pid, then program counters, 0-terminated
+    KernelSymbol, // an integer shown as the kernel function holding it (func(), sym())
+    KernelModule, // an integer shown as the kernel module holding it (mod())
+    UserSymbol,   // u64 pid, u64 address (usym(), ufunc()): "module`function"
+    UserModule,   // u64 pid, u64 address (umod())
+    UserAddress,  // u64 pid, u64 address (uaddr()): "module`function+0x10"
+    Bytes,        // raw memory (tracemem(), copyin() traced): printed as a hex dump
 };
 
 struct ValueLayout {
@@ -85,20 +90,6 @@ struct ValueLayout {
     uint32_t size = 8;
     bool is_signed = true; // Integer
     uint8_t width = 8;     // Integer: the D type's size (values are stored as 8 bytes)
-};
-
-enum class ActionKind : uint8_t {
-    Trace,       // values[0]
-    Printf,      // format, values = its arguments
-    Printa,      // format (optional), aggregations, values = nothing
-    Stack,       // values[0] is a KernelStack or UserStack
-    Exit,        // values[0]: the status
-    Clear,       // aggregations[0]
-    Trunc,       // aggregations[0], values[0] if a count was given
-    Normalize,   // aggregations[0], values[0]: the divisor
-    Denormalize, // aggregations[0]
-    Setopt,      // option name and value as constant strings
-    Print,       // values[0]: the bytes of a value of type `printed_type`
 };
 
 // A type as print() shows it (ProgramDescription::printed_types): enough of
@@ -137,12 +128,22 @@ struct PrintedType {
 inline constexpr uint32_t kMaxRecordSize = 16 * 1024;
 inline constexpr uint32_t kRecordDataStart = sizeof(RecordHeader) + 8;
 
+class Consumer;
+struct ActionDescription;
+
+// What the consumer does with one action's part of a record: print it, or
+// act on it (exit(), clear() ...). Each D action's descriptor (codegen's
+// functions/) supplies its own, so the consumer has no list of actions.
+using ActionConsumer = void (*)(Consumer &consumer, const ActionDescription &action,
+                                std::span<const std::byte> record);
+
 struct ActionDescription {
-    ActionKind kind = ActionKind::Trace;
-    std::vector<ValueLayout> values;
-    std::optional<std::string> format; // printf/printa
+    std::string_view function; // the D function: "printf"
+    ActionConsumer consume = nullptr;
+    std::vector<ValueLayout> values;   // what the record holds for it, in argument order
+    std::optional<std::string> format; // printf/printa/system
     std::optional<ParsedFormat> parsed_format;
-    std::vector<uint32_t> aggregations; // ids
+    std::vector<uint32_t> aggregations;    // ids
     std::string option_name, option_value; // setopt
     uint32_t printed_type = 0;             // print(): index in ProgramDescription::printed_types
     SourceRange location;
@@ -210,9 +211,23 @@ struct ProgramDescription {
     std::vector<PrintedType> printed_types; // print()'s, shared by its actions
     std::string ring_buffer_map = "dtx_output";
     std::string clause_context_map = "dtx_dctx";
-    std::string drops_map = "dtx_drops"; // per-CPU u64 counters, see DropCounter
+    std::string drops_map = "dtx_drops";         // per-CPU u64 counters, see DropCounter
     std::string processes_map = "dtx_user_pids"; // see ProcessRecord; only when needed
     std::string activity_variable = "dtx_activity";
+    // Speculations 1 .. speculation_count, slot N of this array map (a
+    // SpeculationSlot); only when the program uses them.
+    std::string speculations_map = "dtx_speculations";
+    uint32_t speculation_count = 0;
+};
+
+// The kernel's side of speculation N, slot N of `dtx_speculations`:
+// speculation() moves a Free slot to Active; commit() and discard() move it
+// to Draining; the consumer frees it once it has every record that was
+// speculated into it (`written`, counted by speculate()).
+struct SpeculationSlot {
+    enum State : uint64_t { Free = 0, Active = 1, Draining = 2 };
+    uint64_t state;
+    uint64_t written;
 };
 
 // Slots of the per-CPU `dtx_drops` array.
@@ -220,6 +235,11 @@ enum class DropCounter : uint32_t {
     RingBuffer = 0,  // a record did not fit the ring buffer
     Aggregation = 1, // a keyed aggregation's map was full
     Dynamic = 2,     // an associative array or thread-local map was full
+    // speculation() found no free speculation: some were committed or
+    // discarded but not yet drained by the consumer (busy), or none was
+    // (unavailable).
+    SpeculationBusy = 3,
+    SpeculationUnavailable = 4,
     Count
 };
 

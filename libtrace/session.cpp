@@ -80,6 +80,9 @@ std::string expand_macros(const std::string &field, const std::vector<std::strin
     return out;
 }
 
+// The most speculations a program may have (nspec).
+constexpr size_t kMaxSpeculations = 1024;
+
 uint64_t clock_ns(clockid_t clock) {
     timespec ts{};
     clock_gettime(clock, &ts);
@@ -158,9 +161,22 @@ bool Session::apply_option(const std::string &name, const std::string &value, st
         options_.zero_matches_allowed = true;
     else if (name == "defaultargs")
         defaultargs_ = true;
-    else if (name == "destructive" || name == "nspec" ||
-             name == "specsize" || name == "stackindent" || name == "flowindent" ||
-             name == "rawbytes")
+    else if (name == "nspec") {
+        size_t count = 0;
+        if (!number(count))
+            return false;
+        // Each speculation is a map slot claimed by a loop in speculation().
+        if (count < 1 || count > kMaxSpeculations) {
+            error = "option 'nspec' must be from 1 to " + std::to_string(kMaxSpeculations) +
+                    ", not '" + value + "'";
+            return false;
+        }
+        compile_options_.nspec = uint32_t(count);
+    } else if (name == "specsize")
+        return size(speculation_size_);
+    else if (name == "destructive")
+        options_.destructive = true;
+    else if (name == "stackindent" || name == "flowindent" || name == "rawbytes")
         return value.empty() || number(ignored_count);
     else {
         error = "unknown option '" + name + "'";
@@ -297,6 +313,7 @@ bool Session::compile(ast::Program &program, std::span<const ProgramUnit> units,
     check_options.dtx_sid = getsid(0);
     check_options.target_pid = options_.target_pid;
     check_options.defaultargs = defaultargs_;
+    check_options.destructive = options_.destructive;
     check_options.clause_arguments = [&](size_t clause) {
         return clause_arguments(clause_probes[clause]);
     };
@@ -351,8 +368,8 @@ bool Session::compile(ast::Program &program, std::span<const ProgramUnit> units,
     // dtrace says what each program matched when it enables them (run()).
     for (const ProgramUnit &unit : units) {
         size_t n = matches_per_file[unit.file];
-        match_notices_.push_back("dtx: " + unit.label + " matched " + std::to_string(n) +
-                                 " probe" + (n == 1 ? "" : "s"));
+        match_notices_.push_back("dtx: " + unit.label + " matched " + std::to_string(n) + " probe" +
+                                 (n == 1 ? "" : "s"));
     }
     return true;
 }
@@ -387,8 +404,7 @@ int Session::run() {
             std::fprintf(options_.err, "%s\n", notice.c_str());
 
     BpfObjectOptions object_options;
-    object_options.echo_libbpf_up_to =
-        options_.verbose ? std::optional(LIBBPF_INFO) : std::nullopt;
+    object_options.echo_libbpf_up_to = options_.verbose ? std::optional(LIBBPF_INFO) : std::nullopt;
     BpfObject object(object_options);
     if (auto error = object.open(compiled_->object)) {
         std::fprintf(options_.err, "dtx: %s\n", error->to_string().c_str());
@@ -399,7 +415,8 @@ int Session::run() {
         if (!program)
             continue;
         if (t.expected_attach_type)
-            bpf_program__set_expected_attach_type(program, bpf_attach_type(*t.expected_attach_type));
+            bpf_program__set_expected_attach_type(program,
+                                                  bpf_attach_type(*t.expected_attach_type));
         if (!t.attach_function.empty())
             bpf_program__set_attach_target(program, 0, t.attach_function.c_str());
     }
@@ -426,8 +443,8 @@ int Session::run() {
                     clauses += (clauses.empty() ? "" : ", ") + where;
             }
             std::fprintf(options_.err, "dtx: program '%s' runs the clause%s at %s\n",
-                         error->program.c_str(),
-                         clauses.find(',') == std::string::npos ? "" : "s", clauses.c_str());
+                         error->program.c_str(), clauses.find(',') == std::string::npos ? "" : "s",
+                         clauses.c_str());
         }
         return 1;
     }
@@ -485,6 +502,7 @@ int Session::run() {
 
     ConsumerOptions consumer_options;
     consumer_options.quiet = quiet_;
+    consumer_options.speculation_size = speculation_size_;
     consumer_options.print.sort.by_key = sort_by_key_;
     consumer_options.print.sort.reverse = sort_reverse_;
     consumer_options.print.sort.aggregation_position = sort_position_;
@@ -536,8 +554,7 @@ int Session::run() {
     };
     if (options_.target_pid)
         consumer_options.format.target_pid = uint32_t(*options_.target_pid);
-    Consumer consumer(description, object, probes_, consumer_options, options_.out,
-                      options_.err);
+    Consumer consumer(description, object, probes_, consumer_options, options_.out, options_.err);
 
     ring_buffer *ring = ring_buffer__new(
         object.map_fd(description.ring_buffer_map),

@@ -34,6 +34,7 @@ struct SessionOptions {
     bool quiet = false;
     bool zero_matches_allowed = false; // -Z
     bool verbose = false;              // -v
+    bool destructive = false;          // -w: destructive actions allowed
     // -x name[=value], in order; #pragma D option lines are read from the program.
     std::vector<std::pair<std::string, std::string>> options;
     std::vector<std::string> macro_arguments; // $1 ..
@@ -79,7 +80,8 @@ private:
     SessionOptions options_;
     codegen::CompileOptions compile_options_;
     bool quiet_ = false;
-    bool defaultargs_ = false; // -x defaultargs (the program's pragma is sema's)
+    bool defaultargs_ = false;            // -x defaultargs (the program's pragma is sema's)
+    uint64_t speculation_size_ = 4 << 20; // specsize
     bool sort_by_key_ = false, sort_reverse_ = false;
     size_t sort_position_ = 0, sort_key_position_ = 0;
     ProbeTable probes_;

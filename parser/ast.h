@@ -6,6 +6,7 @@
 #include "parser/source.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -400,5 +401,13 @@ struct Program {
     // Every outer-scope item in source order, for passes that care about order.
     std::vector<const Node *> items;
 };
+
+// Calls `visit` with each direct operand of `expr`, in evaluation order (a
+// call's arguments, an assignment's value before its target's keys).
+void for_each_operand(const Expr &expr, const std::function<void(const Expr &)> &visit);
+// Calls `visit` with every expression of `stmt` and its sub-statements, each
+// before its operands, in program order.
+void for_each_expression(const Stmt &stmt, const std::function<void(const Expr &)> &visit);
+void for_each_expression(const Expr &expr, const std::function<void(const Expr &)> &visit);
 
 } // namespace dtx::ast

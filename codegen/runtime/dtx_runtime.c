@@ -114,7 +114,7 @@ INLINE void copy_span(char *dst, const char *s, u64 first, u64 count, u64 size) 
         dst[0] = 0; // s[size - 1] counts as s's NUL
         return;
     }
-    u64 room = size - first; // from s[first] to the end of s's buffer
+    u64 room = size - first;                     // from s[first] to the end of s's buffer
     u64 bytes = count < room ? count + 1 : room; // with the NUL
     barrier_var(bytes);
     if (bytes > size) // never, but the verifier cannot tell
@@ -754,4 +754,25 @@ RUNTIME s64 dtx_rt_announce_process(void *processes, void *output, u64 epid) {
         u32 epid, cpu, pid, unused;
     } record = {(u32)epid, bpf_get_smp_processor_id(), pid, 0};
     return bpf_ringbuf_output(output, &record, sizeof(record), BPF_RB_FORCE_WAKEUP) == 0;
+}
+
+// ---- Time --------------------------------------------------------------------
+
+static u64 (*bpf_ktime_get_ns)(void) = (void *)5;
+
+struct chill_wait {
+    u64 deadline;
+};
+
+CALLBACK long dtx_rt_step_chill(u32 index, struct chill_wait *wait) {
+    (void)index;
+    return bpf_ktime_get_ns() >= wait->deadline;
+}
+
+// Spins for `nanoseconds` (chill()), or as long as bpf_loop's 8,388,608
+// iterations of a clock read take, if that is less. Returns 1.
+RUNTIME s64 dtx_rt_chill(u64 nanoseconds) {
+    struct chill_wait wait = {bpf_ktime_get_ns() + nanoseconds};
+    bpf_loop(1u << 23, dtx_rt_step_chill, &wait, 0);
+    return 1;
 }

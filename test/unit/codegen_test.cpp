@@ -40,7 +40,6 @@
 namespace dtx {
 namespace {
 
-using trace::ActionKind;
 using trace::AggregationKind;
 using trace::ValueKind;
 
@@ -359,11 +358,11 @@ TEST(CodegenActions, KindsInProgramOrder) {
     ASSERT_TRUE(b->compiled);
     const auto &actions = b->clause(1).actions;
     ASSERT_EQ(actions.size(), 5u);
-    EXPECT_EQ(actions[0].kind, ActionKind::Trace);
-    EXPECT_EQ(actions[1].kind, ActionKind::Printf);
-    EXPECT_EQ(actions[2].kind, ActionKind::Printa);
-    EXPECT_EQ(actions[3].kind, ActionKind::Stack);
-    EXPECT_EQ(actions[4].kind, ActionKind::Exit);
+    EXPECT_EQ(actions[0].function, "trace");
+    EXPECT_EQ(actions[1].function, "printf");
+    EXPECT_EQ(actions[2].function, "printa");
+    EXPECT_EQ(actions[3].function, "stack");
+    EXPECT_EQ(actions[4].function, "exit");
 }
 
 TEST(CodegenActions, AggregationActionKinds) {
@@ -373,11 +372,11 @@ TEST(CodegenActions, AggregationActionKinds) {
     ASSERT_TRUE(b->compiled);
     const auto &actions = b->clause(1).actions;
     ASSERT_EQ(actions.size(), 5u);
-    EXPECT_EQ(actions[0].kind, ActionKind::Clear);
-    EXPECT_EQ(actions[1].kind, ActionKind::Trunc);
-    EXPECT_EQ(actions[2].kind, ActionKind::Normalize);
-    EXPECT_EQ(actions[3].kind, ActionKind::Denormalize);
-    EXPECT_EQ(actions[4].kind, ActionKind::Setopt);
+    EXPECT_EQ(actions[0].function, "clear");
+    EXPECT_EQ(actions[1].function, "trunc");
+    EXPECT_EQ(actions[2].function, "normalize");
+    EXPECT_EQ(actions[3].function, "denormalize");
+    EXPECT_EQ(actions[4].function, "setopt");
 }
 
 TEST(CodegenActions, AggregationActionsNameTheirAggregation) {
@@ -830,7 +829,7 @@ TEST(CodegenActions, PrintRecordsTheValuesOwnBytes) {
     ASSERT_TRUE(b->compiled);
     ASSERT_EQ(b->clause(0).actions.size(), 3u);
     for (size_t i = 0; i < 3; i++) {
-        EXPECT_EQ(b->action(0, i).kind, ActionKind::Print) << i;
+        EXPECT_EQ(b->action(0, i).function, "print") << i;
         EXPECT_EQ(b->value(0, i).kind, ValueKind::Bytes) << i;
     }
     EXPECT_EQ(b->value(0, 0).offset, kFirstValueOffset);

@@ -1,0 +1,377 @@
+// Data-recording actions: trace(), printf(), print(), tracemem(), stack(),
+// ustack(), and exit() and setopt(), which the consumer performs. Each records
+// its values into the clause's record; its consume function prints them when
+// the consumer meets the record.
+#include "codegen/checker.h"
+#include "codegen/functions/function.h"
+#include "codegen/lowering.h"
+#include "libtrace/consumer.h"
+#include "libtrace/print_value.h"
+
+#include <linux/bpf.h>
+
+namespace dtx::sema {
+
+namespace {
+
+using codegen::ClauseState;
+using codegen::Lowering;
+using codegen::Value;
+using trace::ActionDescription;
+using trace::Consumer;
+
+std::string count_words(size_t n, const char *what) {
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
+// --- trace() ------------------------------------------------------------------
+
+void consume_trace(Consumer &consumer, const ActionDescription &action,
+                   std::span<const std::byte> record) {
+    consumer.write(consumer.trace_value(action.values.at(0), record));
+}
+
+Value lower_trace(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+    ActionDescription action = l.action(call, consume_trace);
+    l.record_value(state, action, *call.arguments.at(0));
+    return l.finish_action(state, std::move(action), call);
+}
+
+// --- printf() -------------------------------------------------------------------
+
+void consume_printf(Consumer &consumer, const ActionDescription &action,
+                    std::span<const std::byte> record) {
+    std::vector<trace::FormatArgument> arguments;
+    for (const trace::ValueLayout &layout : action.values)
+        arguments.push_back(consumer.argument(layout, record));
+    std::string text;
+    if (auto error = consumer.formatter().format_printf(*action.parsed_format, arguments, text)) {
+        consumer.warn(std::string(action.function) + "(): " + error->message);
+        return;
+    }
+    consumer.write(text);
+}
+
+Value lower_printf(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+    return l.finish_action(state, l.formatted_action(call, state, consume_printf), call);
+}
+
+// --- print() ---------------------------------------------------------------------
+
+void consume_print(Consumer &consumer, const ActionDescription &action,
+                   std::span<const std::byte> record) {
+    const trace::ValueLayout &layout = action.values.at(0);
+    std::span<const std::byte> bytes;
+    if (layout.offset < record.size())
+        bytes = record.subspan(layout.offset,
+                               std::min<size_t>(layout.size, record.size() - layout.offset));
+    consumer.write(
+        trace::format_printed_value(consumer.program().printed_types, action.printed_type, bytes));
+}
+
+// print(value): any value but a stack, with every byte of it known (its
+// records complete) and small enough for one record.
+bool check_print(CallCheck &check) {
+    Checker &c = check.checker;
+    if (!c.check_arguments(check.call, check.function, 0))
+        return false;
+    ast::Expr &arg = *check.call.arguments[0];
+    const Type *type = resolve(arg.type);
+    if (!type)
+        return false;
+    if (type->kind == TypeKind::Stack || type->kind == TypeKind::Function) {
+        c.error("D_PRINT_TYPE", arg.range,
+                "print() cannot show a value of type " + Checker::quote(arg.type))
+            .hints.push_back(type->kind == TypeKind::Stack ? "use stack() or ustack() as an action"
+                                                           : "print a pointer to it");
+        return false;
+    }
+    if (c.is_bit_field(arg)) {
+        c.error("D_PRINT_TYPE", arg.range, "print() cannot show a bit-field; use trace()");
+        return false;
+    }
+    c.complete_by_value(arg.type);
+    if (is_struct_or_union(type) && !type->complete) {
+        c.error("D_PRINT_TYPE", arg.range,
+                "print() cannot show " + Checker::quote(arg.type) + ": its members are not known");
+        return false;
+    }
+    const uint64_t size = is_string(type) ? c.options().strsize : type->size;
+    constexpr uint64_t kLargest = trace::kMaxRecordSize - trace::kRecordDataStart;
+    if (size == 0 || size > kLargest) {
+        c.error("D_PRINT_SIZE", arg.range,
+                "print() cannot record " + Checker::quote(arg.type) + " of " +
+                    std::to_string(size) + " bytes: " +
+                    (size ? "a record holds at most " + std::to_string(kLargest) + " bytes"
+                          : std::string("it has no bytes to show")))
+            .hints.push_back(size ? "print a member of it, or a pointer to it"
+                                  : "print a pointer to it");
+        return false;
+    }
+    return true;
+}
+
+Value lower_print(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+    // The value's own bytes; the consumer lays them out by its type.
+    ActionDescription action = l.action(call, consume_print);
+    const ast::Expr &value = *call.arguments.at(0);
+    const Type *t = resolve(value.type);
+    trace::ValueLayout layout;
+    layout.kind = trace::ValueKind::Bytes;
+    layout.size = uint32_t(is_string(t) ? l.strsize() : t->size);
+    layout.offset = l.reserve_record(state, layout.size);
+    action.printed_type = l.printed_type(value.type);
+    if (llvm::Value *to = l.record_space(state, layout))
+        l.record_printed_value(value, layout.size, to, state);
+    action.values.push_back(layout);
+    return l.finish_action(state, std::move(action), call);
+}
+
+// --- tracemem() -------------------------------------------------------------------
+
+// tracemem(address, size [, dsize]): `size` bytes of kernel memory, a constant,
+// shown as dtrace's hex dump; with dsize, only the first dsize bytes (at most
+// size), as computed when the probe fired.
+void consume_tracemem(Consumer &consumer, const ActionDescription &action,
+                      std::span<const std::byte> record) {
+    trace::ValueLayout bytes = action.values.at(0);
+    if (action.values.size() > 1) {
+        auto shown = consumer.read<int64_t>(record, action.values[1].offset);
+        bytes.size = uint32_t(std::clamp<int64_t>(shown, 0, bytes.size));
+    }
+    consumer.write(trace::format_bytes(
+        record.subspan(std::min<size_t>(bytes.offset, record.size())), bytes.size));
+}
+
+bool check_tracemem(CallCheck &check) {
+    Checker &c = check.checker;
+    if (!c.check_arguments(check.call, check.function, 0))
+        return false;
+    ast::Call &call = check.call;
+    const Type *address = resolve(call.arguments[0]->type);
+    if (!is_integer(address) && !is_pointer(address)) {
+        c.error("D_TRACEMEM_ADDR", call.arguments[0]->range,
+                "tracemem() address must be an integer or a pointer, not " +
+                    Checker::quote(call.arguments[0]->type));
+        return false;
+    }
+    std::optional<int64_t> size = c.constant_value(*call.arguments[1]);
+    if (!size) {
+        c.error("D_TRACEMEM_SIZE", call.arguments[1]->range,
+                "tracemem() size must be an integer constant");
+        return false;
+    }
+    constexpr int64_t kLargest = trace::kMaxRecordSize - trace::kRecordDataStart - 8;
+    if (*size <= 0 || *size > kLargest) {
+        c.error("D_TRACEMEM_SIZE", call.arguments[1]->range,
+                "tracemem() size must be from 1 to " + std::to_string(kLargest) + ", not " +
+                    std::to_string(*size));
+        return false;
+    }
+    return true;
+}
+
+Value lower_tracemem(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+    ActionDescription action = l.action(call, consume_tracemem);
+    llvm::Value *address = l.lower_scalar(*call.arguments.at(0), state);
+    auto size = uint32_t(l.integer_constant(*call.arguments.at(1)).value_or(0));
+    trace::ValueLayout layout;
+    layout.kind = trace::ValueKind::Bytes;
+    layout.size = size;
+    layout.offset = l.reserve_record(state, size);
+    if (llvm::Value *to = l.record_space(state, layout)) {
+        l.zero(to, codegen::align8(size));
+        l.read_memory(state, to, l.const64(size), address, /*user=*/false);
+    }
+    action.values.push_back(layout);
+    if (call.arguments.size() > 2)
+        l.record_value(state, action, *call.arguments[2]);
+    return l.finish_action(state, std::move(action), call);
+}
+
+// --- stack() and ustack() ------------------------------------------------------
+
+void consume_stack(Consumer &consumer, const ActionDescription &action,
+                   std::span<const std::byte> record) {
+    trace::KeyField stack = consumer.key_field(action.values.at(0), record);
+    consumer.write(trace::format_key_field(stack, consumer.options().print));
+}
+
+// As an action, the frames go into the record; as a value (an aggregation
+// key), into scratch.
+Value lower_stack(Lowering &l, const ast::Call &call, ClauseState &state, bool statement) {
+    const bool user = call.function == "ustack";
+    if (!statement) {
+        uint32_t bytes = l.stored_size(call.type);
+        llvm::Value *buffer = l.scratch(state, bytes);
+        l.zero(buffer, bytes);
+        uint32_t room = (bytes - (user ? 8 : 0)) / 8;
+        l.capture_stack(buffer, std::min(l.stack_depth(call) + 1, room), user, state);
+        return {buffer, call.type};
+    }
+    // ustack(n, strsize): strsize is for jstack()'s strings, which dtx does not record.
+    ActionDescription action = l.action(call, consume_stack);
+    const uint32_t frames = l.stack_depth(call);
+    trace::ValueLayout layout;
+    layout.kind = user ? trace::ValueKind::UserStack : trace::ValueKind::KernelStack;
+    layout.size = (user ? 8 : 0) + (frames + 1) * 8;
+    layout.offset = l.reserve_record(state, layout.size);
+    if (llvm::Value *to = l.record_space(state, layout))
+        l.capture_stack(to, frames + 1, user, state);
+    action.values.push_back(layout);
+    return l.finish_action(state, std::move(action), call);
+}
+
+// --- exit() and setopt() ------------------------------------------------------------
+
+void consume_exit(Consumer &consumer, const ActionDescription &action,
+                  std::span<const std::byte> record) {
+    consumer.set_exit_status(int(consumer.read<int64_t>(record, action.values.at(0).offset)));
+}
+
+Value lower_exit(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+    ActionDescription action = l.action(call, consume_exit);
+    l.record_value(state, action, *call.arguments.at(0));
+    // Nothing but END runs after exit(), as in DTrace.
+    l.set_activity(trace::Activity::Draining);
+    return l.finish_action(state, std::move(action), call);
+}
+
+void consume_setopt(Consumer &consumer, const ActionDescription &action,
+                    std::span<const std::byte>) {
+    consumer.set_option(action.option_name, action.option_value);
+}
+
+bool check_setopt(CallCheck &check) {
+    if (!check.checker.check_arguments(check.call, check.function, 0))
+        return false;
+    for (const ast::ExprPtr &arg : check.call.arguments)
+        if (!arg->as<ast::StringLiteral>()) {
+            check.checker.error("D_PROTO_ARG", arg->range,
+                                "setopt() needs constant strings: the option and its value");
+            return false;
+        }
+    return true;
+}
+
+Value lower_setopt(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+    ActionDescription action = l.action(call, consume_setopt);
+    action.option_name = call.arguments.at(0)->as<ast::StringLiteral>()->value;
+    if (call.arguments.size() > 1)
+        action.option_value = call.arguments[1]->as<ast::StringLiteral>()->value;
+    return l.finish_action(state, std::move(action), call);
+}
+
+constexpr auto A = FunctionClass::Action;
+
+constexpr FunctionDescriptor kActions[] = {
+    describe("exit", A, "void", {integer("int")}, lower_exit, {.role = ClauseRole::Exit}),
+    describe("print", A, "void", {any()}, lower_print, {.check = check_print}),
+    describe("printf", A, "void", {format()}, lower_printf,
+             {.variadic = true, .check = printf_rule}),
+    describe("setopt", A, "void", {text(), text(true)}, lower_setopt, {.check = check_setopt}),
+    describe("stack", A, "stack", {integer("uint32_t", true)}, lower_stack),
+    describe("trace", A, "void", {any()}, lower_trace),
+    describe("tracemem", A, "void", {any(), integer("size_t"), integer("size_t", true)},
+             lower_tracemem, {.check = check_tracemem}),
+    describe("ustack", A, "stack", {integer("uint32_t", true), integer("uint32_t", true)},
+             lower_stack, {.user = true}),
+};
+
+} // namespace
+
+// printf(format, ...) and system(format, ...): the format is a constant whose
+// conversions the arguments must fit, one by one.
+bool printf_rule(CallCheck &check) {
+    Checker &c = check.checker;
+    ast::Call &call = check.call;
+    if (call.arguments.empty()) {
+        c.error("D_PROTO_LEN", call.range, call.function + "() needs a format string")
+            .hints.push_back("prototype: " + check.function.signature());
+        return false;
+    }
+    std::vector<const Type *> types;
+    for (ast::ExprPtr &arg : call.arguments)
+        types.push_back(c.check(*arg));
+    const auto *literal = call.arguments[0]->as<ast::StringLiteral>();
+    if (!literal) {
+        c.error("D_PRINTF_ARG_FMT", call.arguments[0]->range,
+                call.function + "() format must be a string constant");
+        return false;
+    }
+    if (literal->value.empty()) {
+        c.error("D_PRINTF_FMT_EMPTY", literal->range, call.function + "() format string is empty");
+        return false;
+    }
+    trace::FormatParseResult parsed = trace::parse_format(literal->value);
+    if (!parsed.ok()) {
+        c.error("D_PRINTF_FMT", literal->range,
+                call.function + "() format: " + parsed.error->message);
+        return false;
+    }
+    const bool target_bound = c.options().target_pid.has_value();
+    size_t next = 1;
+    bool ok = true;
+    for (const trace::FormatPiece &piece : parsed.format.pieces) {
+        const auto *spec = std::get_if<trace::ConversionSpec>(&piece);
+        if (!spec)
+            continue;
+        const std::string conversion = "conversion #" + std::to_string(spec->number) + " '" +
+                                       literal->value.substr(spec->offset, spec->length) + "'";
+        if (spec->aggregation_value) {
+            c.error("D_PRINTF_AGG_CONV", literal->range,
+                    conversion + ": %@ formats an aggregation's value and only printa() has one");
+            ok = false;
+            continue;
+        }
+        // Once an argument is missing, every later conversion lacks one too:
+        // report the first.
+        bool missing = false;
+        for (bool dynamic : {spec->dynamic_width, spec->dynamic_precision}) {
+            if (!dynamic || missing)
+                continue;
+            if (next >= call.arguments.size()) {
+                c.error("D_PRINTF_DYN_PROTO", literal->range,
+                        "the '*' of " + conversion + " has no argument");
+                missing = true;
+                continue;
+            }
+            const Type *type = types[next];
+            if (type && !trace::dynamic_argument_accepts(format_argument_type(type))) {
+                c.error("D_PRINTF_DYN_TYPE", call.arguments[next]->range,
+                        "the '*' of " + conversion + " needs an integer, not " +
+                            Checker::quote(type));
+                ok = false;
+            }
+            ++next;
+        }
+        if (!missing && next >= call.arguments.size()) {
+            c.error("D_PRINTF_ARG_PROTO", literal->range, conversion + " has no argument");
+            missing = true;
+        }
+        if (missing)
+            return false;
+        const size_t index = next++;
+        const Type *type = types[index];
+        if (type && !trace::argument_accepts(*spec, format_argument_type(type), target_bound)) {
+            c.error("D_PRINTF_ARG_TYPE", call.arguments[index]->range,
+                    "argument #" + std::to_string(index + 1) + " has type " + Checker::quote(type) +
+                        ", which does not fit " + conversion)
+                .hints.push_back(conversion + " takes " + std::string(spec->info->prototype));
+            ok = false;
+        }
+    }
+    if (next < call.arguments.size()) {
+        c.error("D_PRINTF_ARG_EXTRA", call.arguments[next]->range,
+                call.function + "() has " + count_words(call.arguments.size() - next, "argument") +
+                    " more than its format uses");
+        return false;
+    }
+    return ok && std::find(types.begin(), types.end(), nullptr) == types.end();
+}
+
+std::span<const FunctionDescriptor> action_functions() {
+    return kActions;
+}
+
+} // namespace dtx::sema

@@ -1,0 +1,92 @@
+// Destructive actions, allowed only with -w or `#pragma D option destructive`
+// (the checker refuses them otherwise with D_ACT_DESTRUCTIVE): system() runs
+// a command from the consumer, in order with the trace output; raise() and
+// stop() signal the current thread or process from the probe; chill() spins
+// in the probe. copyout() and copyoutstr() are in memory.cpp.
+#include "codegen/functions/function.h"
+#include "codegen/lowering.h"
+#include "libtrace/consumer.h"
+
+#include <linux/bpf.h>
+
+#include <csignal>
+
+namespace dtx::sema {
+
+namespace {
+
+using codegen::ClauseState;
+using codegen::Lowering;
+using codegen::Value;
+using trace::ActionDescription;
+using trace::Consumer;
+
+// The longest chill() dtrace allows in one call.
+constexpr uint64_t kChillLimitNanoseconds = 500'000'000;
+
+void consume_system(Consumer &consumer, const ActionDescription &action,
+                    std::span<const std::byte> record) {
+    std::vector<trace::FormatArgument> arguments;
+    for (const trace::ValueLayout &layout : action.values)
+        arguments.push_back(consumer.argument(layout, record));
+    std::string command;
+    if (auto error =
+            consumer.formatter().format_printf(*action.parsed_format, arguments, command)) {
+        consumer.warn("system(): " + error->message);
+        return;
+    }
+    consumer.run_command(command);
+}
+
+Value lower_system(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+    return l.finish_action(state, l.formatted_action(call, state, consume_system), call);
+}
+
+// What raise(), stop() and chill() do happens in the probe; their record only
+// marks the firing (its probe line without -q), as dtrace's does.
+void consume_nothing(Consumer &, const ActionDescription &, std::span<const std::byte>) {}
+
+// raise(signal): to the current thread; an invalid signal is an illegal operation.
+Value lower_raise(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+    llvm::IRBuilder<> &ir = l.ir();
+    llvm::Value *signal = l.lower_scalar(*call.arguments.at(0), state);
+    l.fault_if(state,
+               ir.CreateOr(ir.CreateICmpSLT(signal, l.const64(1)),
+                           ir.CreateICmpSGT(signal, l.const64(SIGRTMAX))),
+               trace::FaultKind::IllegalOperation, nullptr);
+    l.call_helper(BPF_FUNC_send_signal_thread, l.i64(), {ir.CreateTrunc(signal, l.i32())});
+    return l.finish_action(state, l.action(call, consume_nothing), call);
+}
+
+// stop(): the current process stops, as if by SIGSTOP, for a debugger to take over.
+Value lower_stop(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+    l.call_helper(BPF_FUNC_send_signal, l.i64(), {l.ir().getInt32(SIGSTOP)});
+    return l.finish_action(state, l.action(call, consume_nothing), call);
+}
+
+// chill(nanoseconds): at most half a second, else an illegal operation.
+Value lower_chill(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+    llvm::Value *nanoseconds = l.lower_scalar(*call.arguments.at(0), state);
+    l.fault_if(state, l.ir().CreateICmpUGT(nanoseconds, l.const64(kChillLimitNanoseconds)),
+               trace::FaultKind::IllegalOperation, nullptr);
+    l.runtime_call("dtx_rt_chill", {nanoseconds});
+    return l.finish_action(state, l.action(call, consume_nothing), call);
+}
+
+constexpr auto A = FunctionClass::Action;
+
+constexpr FunctionDescriptor kDestructive[] = {
+    describe("chill", A, "void", {integer("int")}, lower_chill, {.destructive = true}),
+    describe("raise", A, "void", {integer("int")}, lower_raise, {.destructive = true}),
+    describe("stop", A, "void", {}, lower_stop, {.destructive = true}),
+    describe("system", A, "void", {format()}, lower_system,
+             {.variadic = true, .destructive = true, .check = printf_rule}),
+};
+
+} // namespace
+
+std::span<const FunctionDescriptor> destructive_functions() {
+    return kDestructive;
+}
+
+} // namespace dtx::sema

@@ -1,0 +1,44 @@
+// Symbol addresses: func(), sym() and mod() of kernel addresses, usym(),
+// ufunc(), umod() and uaddr() of the current process's. Each is its argument,
+// an integer, typed so that the consumer names it (module`function+0x10,
+// module`function, module) when it prints the record or key holding it; a
+// user address is recorded with its process (Lowering::store_field).
+#include "codegen/functions/function.h"
+#include "codegen/lowering.h"
+
+namespace dtx::sema {
+
+namespace {
+
+using codegen::ClauseState;
+using codegen::Lowering;
+using codegen::Value;
+
+Value lower_symbol(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+    return {l.lower_scalar(*call.arguments.at(0), state), call.type};
+}
+
+constexpr auto S = FunctionClass::Subroutine;
+constexpr auto Function = SymbolForm::Function;
+constexpr auto Module = SymbolForm::Module;
+
+constexpr FunctionDescriptor kSymbols[] = {
+    describe("func", S, "_symaddr", {integer("uintptr_t")}, lower_symbol,
+             {.symbol_form = Function}),
+    describe("mod", S, "_symaddr", {integer("uintptr_t")}, lower_symbol, {.symbol_form = Module}),
+    describe("sym", S, "_symaddr", {integer("uintptr_t")}, lower_symbol, {.symbol_form = Function}),
+    describe("uaddr", S, "_usymaddr", {integer("uintptr_t")}, lower_symbol),
+    describe("ufunc", S, "_usymaddr", {integer("uintptr_t")}, lower_symbol,
+             {.symbol_form = Function}),
+    describe("umod", S, "_usymaddr", {integer("uintptr_t")}, lower_symbol, {.symbol_form = Module}),
+    describe("usym", S, "_usymaddr", {integer("uintptr_t")}, lower_symbol,
+             {.symbol_form = Function}),
+};
+
+} // namespace
+
+std::span<const FunctionDescriptor> symbol_functions() {
+    return kSymbols;
+}
+
+} // namespace dtx::sema
