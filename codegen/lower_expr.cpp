@@ -82,9 +82,8 @@ llvm::Value *Lowering::build_key(const VariableStorage &storage,
     return key;
 }
 
-Value Lowering::read_variable(const VariableStorage &storage,
-                              const std::vector<ast::ExprPtr> *keys, const ast::Expr &expr,
-                              ClauseState &state) {
+Value Lowering::read_variable(const VariableStorage &storage, const std::vector<ast::ExprPtr> *keys,
+                              const ast::Expr &expr, ClauseState &state) {
     const sema::Type *type = storage.info->type;
     llvm::Value *address = nullptr;
     switch (storage.kind) {
@@ -125,9 +124,8 @@ Value Lowering::read_variable(const VariableStorage &storage,
     return {load_integer(address, type), expr.type ? expr.type : type};
 }
 
-void Lowering::write_variable(const VariableStorage &storage,
-                              const std::vector<ast::ExprPtr> *keys, const Value &value,
-                              bool is_zero_constant, ClauseState &state) {
+void Lowering::write_variable(const VariableStorage &storage, const std::vector<ast::ExprPtr> *keys,
+                              const Value &value, bool is_zero_constant, ClauseState &state) {
     const sema::Type *type = storage.info->type;
     Value stored = value;
     if (!stored.value->getType()->isPointerTy())
@@ -177,9 +175,9 @@ void Lowering::write_variable(const VariableStorage &storage,
 llvm::Value *Lowering::probe_name_field(unsigned field, ClauseState &state) {
     // The table is built in finish(), once every enabled probe is known.
     if (!probe_names_[field])
-        probe_names_[field] = new llvm::GlobalVariable(*module_, i64(), false,
-                                                       llvm::GlobalValue::ExternalLinkage,
-                                                       const64(0), "dtx_probe_name_placeholder");
+        probe_names_[field] =
+            new llvm::GlobalVariable(*module_, i64(), false, llvm::GlobalValue::ExternalLinkage,
+                                     const64(0), "dtx_probe_name_placeholder");
     llvm::Value *index = load64(at(state.dctx, probe_index_offset()));
     uint64_t count = std::max<size_t>(dense_probes_.size(), 1);
     index = opaque(ir_.CreateSelect(ir_.CreateICmpULT(index, const64(count)), index, const64(0)));
@@ -273,14 +271,15 @@ Value Lowering::lower_builtin(const sema::BuiltinVariable &builtin, const ast::E
     if (name == "curthread")
         return {call_helper(BPF_FUNC_get_current_task, i64(), {}), type};
     if (name == "probeprov" || name == "probemod" || name == "probefunc" || name == "probename") {
-        unsigned field = name == "probeprov"  ? 0
-                         : name == "probemod" ? 1
+        unsigned field = name == "probeprov"   ? 0
+                         : name == "probemod"  ? 1
                          : name == "probefunc" ? 2
                                                : 3;
         return {probe_name_field(field, state), type};
     }
     if (name == "epid" || name == "id") {
-        uint32_t offset = name == "epid" ? ClauseContextLayout::epid : ClauseContextLayout::probe_id;
+        uint32_t offset =
+            name == "epid" ? ClauseContextLayout::epid : ClauseContextLayout::probe_id;
         return {load64(at(state.dctx, offset)), type};
     }
     if (name == "errno")
@@ -290,10 +289,9 @@ Value Lowering::lower_builtin(const sema::BuiltinVariable &builtin, const ast::E
             return {const64(0), type};
         uint32_t frames = 127;
         llvm::Value *buffer = scratch(state, frames * 8);
-        llvm::Value *bytes =
-            call_helper(BPF_FUNC_get_stack, i64(),
-                        {state.ctx, buffer, ir_.getInt32(frames * 8),
-                         stack_flags(name == "ustackdepth", state)});
+        llvm::Value *bytes = call_helper(BPF_FUNC_get_stack, i64(),
+                                         {state.ctx, buffer, ir_.getInt32(frames * 8),
+                                          stack_flags(name == "ustackdepth", state)});
         llvm::Value *depth = ir_.CreateLShr(bytes, 3);
         return {ir_.CreateSelect(ir_.CreateICmpSLT(bytes, const64(0)), const64(0), depth), type};
     }
@@ -306,12 +304,24 @@ Value Lowering::string_compare(const Value &lhs, const Value &rhs, ast::BinaryOp
     llvm::Value *cmp = runtime_call("dtx_rt_strcmp", {lhs.value, rhs.value, const64(strsize())});
     llvm::Value *result = nullptr;
     switch (op) {
-    case ast::BinaryOp::Lt: result = ir_.CreateICmpSLT(cmp, const64(0)); break;
-    case ast::BinaryOp::Gt: result = ir_.CreateICmpSGT(cmp, const64(0)); break;
-    case ast::BinaryOp::Le: result = ir_.CreateICmpSLE(cmp, const64(0)); break;
-    case ast::BinaryOp::Ge: result = ir_.CreateICmpSGE(cmp, const64(0)); break;
-    case ast::BinaryOp::Eq: result = ir_.CreateICmpEQ(cmp, const64(0)); break;
-    default: result = ir_.CreateICmpNE(cmp, const64(0)); break;
+    case ast::BinaryOp::Lt:
+        result = ir_.CreateICmpSLT(cmp, const64(0));
+        break;
+    case ast::BinaryOp::Gt:
+        result = ir_.CreateICmpSGT(cmp, const64(0));
+        break;
+    case ast::BinaryOp::Le:
+        result = ir_.CreateICmpSLE(cmp, const64(0));
+        break;
+    case ast::BinaryOp::Ge:
+        result = ir_.CreateICmpSGE(cmp, const64(0));
+        break;
+    case ast::BinaryOp::Eq:
+        result = ir_.CreateICmpEQ(cmp, const64(0));
+        break;
+    default:
+        result = ir_.CreateICmpNE(cmp, const64(0));
+        break;
     }
     return {ir_.CreateZExt(result, i64()), input_.checked.types->int_type()};
 }
@@ -337,16 +347,26 @@ llvm::Value *signed_divide(llvm::IRBuilder<> &ir, llvm::Value *a, llvm::Value *b
 // The operator of a compound assignment: `x *= y` is x = x * y.
 ast::BinaryOp compound_operator(ast::AssignOp op) {
     switch (op) {
-    case ast::AssignOp::Mul: return ast::BinaryOp::Mul;
-    case ast::AssignOp::Div: return ast::BinaryOp::Div;
-    case ast::AssignOp::Mod: return ast::BinaryOp::Mod;
-    case ast::AssignOp::Sub: return ast::BinaryOp::Sub;
-    case ast::AssignOp::Shl: return ast::BinaryOp::Shl;
-    case ast::AssignOp::Shr: return ast::BinaryOp::Shr;
-    case ast::AssignOp::And: return ast::BinaryOp::BitAnd;
-    case ast::AssignOp::Xor: return ast::BinaryOp::BitXor;
-    case ast::AssignOp::Or: return ast::BinaryOp::BitOr;
-    default: return ast::BinaryOp::Add;
+    case ast::AssignOp::Mul:
+        return ast::BinaryOp::Mul;
+    case ast::AssignOp::Div:
+        return ast::BinaryOp::Div;
+    case ast::AssignOp::Mod:
+        return ast::BinaryOp::Mod;
+    case ast::AssignOp::Sub:
+        return ast::BinaryOp::Sub;
+    case ast::AssignOp::Shl:
+        return ast::BinaryOp::Shl;
+    case ast::AssignOp::Shr:
+        return ast::BinaryOp::Shr;
+    case ast::AssignOp::And:
+        return ast::BinaryOp::BitAnd;
+    case ast::AssignOp::Xor:
+        return ast::BinaryOp::BitXor;
+    case ast::AssignOp::Or:
+        return ast::BinaryOp::BitOr;
+    default:
+        return ast::BinaryOp::Add;
     }
 }
 
@@ -357,9 +377,12 @@ static llvm::Value *arithmetic(Lowering &l, ast::BinaryOp op, llvm::Value *a, ll
     llvm::IRBuilder<> &ir = l.ir();
     bool is_signed = is_signed_type(type);
     switch (op) {
-    case ast::BinaryOp::Add: return ir.CreateAdd(a, b);
-    case ast::BinaryOp::Sub: return ir.CreateSub(a, b);
-    case ast::BinaryOp::Mul: return ir.CreateMul(a, b);
+    case ast::BinaryOp::Add:
+        return ir.CreateAdd(a, b);
+    case ast::BinaryOp::Sub:
+        return ir.CreateSub(a, b);
+    case ast::BinaryOp::Mul:
+        return ir.CreateMul(a, b);
     case ast::BinaryOp::Div:
     case ast::BinaryOp::Mod: {
         l.fault_if(state, ir.CreateICmpEQ(b, ir.getInt64(0)), trace::FaultKind::DivideByZero,
@@ -369,21 +392,27 @@ static llvm::Value *arithmetic(Lowering &l, ast::BinaryOp op, llvm::Value *a, ll
             return signed_divide(ir, a, b, remainder);
         return remainder ? ir.CreateURem(a, b) : ir.CreateUDiv(a, b);
     }
-    case ast::BinaryOp::Shl: return ir.CreateShl(a, ir.CreateAnd(b, ir.getInt64(63)));
+    case ast::BinaryOp::Shl:
+        return ir.CreateShl(a, ir.CreateAnd(b, ir.getInt64(63)));
     case ast::BinaryOp::Shr:
         return is_signed_type(lhs) ? ir.CreateAShr(a, ir.CreateAnd(b, ir.getInt64(63)))
                                    : ir.CreateLShr(a, ir.CreateAnd(b, ir.getInt64(63)));
-    case ast::BinaryOp::BitAnd: return ir.CreateAnd(a, b);
-    case ast::BinaryOp::BitOr: return ir.CreateOr(a, b);
-    case ast::BinaryOp::BitXor: return ir.CreateXor(a, b);
-    default: return a;
+    case ast::BinaryOp::BitAnd:
+        return ir.CreateAnd(a, b);
+    case ast::BinaryOp::BitOr:
+        return ir.CreateOr(a, b);
+    case ast::BinaryOp::BitXor:
+        return ir.CreateXor(a, b);
+    default:
+        return a;
     }
 }
 
 Value Lowering::lower_assign(const ast::Assign &assign, ClauseState &state) {
     const VariableStorage *storage = storage_of(*assign.target);
     if (!storage) {
-        error(assign.target->range, "this assignment target is not supported by this version of dtx");
+        error(assign.target->range,
+              "this assignment target is not supported by this version of dtx");
         return {const64(0), assign.type};
     }
     const std::vector<ast::ExprPtr> *keys = nullptr;
@@ -426,10 +455,10 @@ Value Lowering::lower_assign(const ast::Assign &assign, ClauseState &state) {
         Value current = read_variable(*storage, keys, *assign.target, state);
         llvm::Value *rhs = lower_scalar(*assign.value, state);
         ast::BinaryOp op = compound_operator(assign.op);
-        const sema::Type *op_type = sema::is_integer(sema::resolve(assign.value->type))
-                                        ? sema::usual_arithmetic(*input_.checked.types, type,
-                                                                 assign.value->type)
-                                        : type;
+        const sema::Type *op_type =
+            sema::is_integer(sema::resolve(assign.value->type))
+                ? sema::usual_arithmetic(*input_.checked.types, type, assign.value->type)
+                : type;
         if (sema::is_pointer(sema::resolve(type)) &&
             (op == ast::BinaryOp::Add || op == ast::BinaryOp::Sub)) {
             const sema::Type *pointee = sema::resolve(sema::resolve(type)->element);
@@ -437,12 +466,10 @@ Value Lowering::lower_assign(const ast::Assign &assign, ClauseState &state) {
             rhs = ir_.CreateMul(rhs, const64(scale));
             op_type = type;
         }
-        llvm::Value *lhs = current.value;
-        if (op != ast::BinaryOp::Shl && op != ast::BinaryOp::Shr) {
-            lhs = normalize(lhs, op_type);
-            rhs = normalize(rhs, op_type);
-        }
-        value = {normalize(arithmetic(*this, op, lhs, rhs, op_type, state, type), type), type};
+        llvm::Value *lhs = convert(current.value, type, op_type);
+        if (op != ast::BinaryOp::Shl && op != ast::BinaryOp::Shr)
+            rhs = convert(rhs, assign.value->type, op_type);
+        value = {normalize(arithmetic(*this, op, lhs, rhs, op_type, state, op_type), type), type};
     }
     write_variable(*storage, keys, value, zero_constant, state);
     if (value.value->getType()->isPointerTy())
@@ -455,11 +482,11 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
     if (sema::is_integer(sema::resolve(type)) && expr.kind != ast::Expr::Kind::Assign &&
         expr.kind != ast::Expr::Kind::Call) {
         if (std::optional<int64_t> constant = sema::integer_constant(expr, input_.checked))
-            return {normalize(const64(uint64_t(*constant)), type), type};
+            return {const64(uint64_t(*constant)), type};
     }
     switch (expr.kind) {
     case ast::Expr::Kind::IntegerLiteral:
-        return {normalize(const64(expr.as<ast::IntegerLiteral>()->value), type), type};
+        return {const64(expr.as<ast::IntegerLiteral>()->value), type};
     case ast::Expr::Kind::StringLiteral:
         return {string_literal(expr.as<ast::StringLiteral>()->value), type};
     case ast::Expr::Kind::Identifier:
@@ -476,11 +503,10 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
         case sema::Resolution::Kind::Constant:
             if (r.text)
                 return {string_literal(*r.text), type};
-            return {normalize(const64(uint64_t(r.value)), type), type};
+            return {const64(uint64_t(r.value)), type};
         case sema::Resolution::Kind::Inline: {
             Value v = lower(*r.inline_definition->value, state);
-            if (!v.value->getType()->isPointerTy())
-                v.value = normalize(v.value, type);
+            v.value = convert(v.value, r.inline_definition->value->type, type);
             v.type = type;
             return v;
         }
@@ -506,12 +532,14 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
         const auto &u = *expr.as<ast::Unary>();
         switch (u.op) {
         case ast::UnaryOp::Negate:
-            return {normalize(ir_.CreateSub(const64(0), lower_scalar(*u.operand, state)), type),
+            return {ir_.CreateSub(const64(0),
+                                  convert(lower_scalar(*u.operand, state), u.operand->type, type)),
                     type};
         case ast::UnaryOp::Plus:
-            return {normalize(lower_scalar(*u.operand, state), type), type};
+            return {convert(lower_scalar(*u.operand, state), u.operand->type, type), type};
         case ast::UnaryOp::BitNot:
-            return {normalize(ir_.CreateNot(lower_scalar(*u.operand, state)), type), type};
+            return {ir_.CreateNot(convert(lower_scalar(*u.operand, state), u.operand->type, type)),
+                    type};
         case ast::UnaryOp::LogicalNot:
             return {ir_.CreateZExt(ir_.CreateNot(truth(*u.operand, state)), i64()), type};
         case ast::UnaryOp::PreIncrement:
@@ -520,7 +548,8 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
         case ast::UnaryOp::PostDecrement: {
             const VariableStorage *storage = storage_of(*u.operand);
             if (!storage) {
-                error(u.operand->range, "this operand of ++/-- is not supported by this version of dtx");
+                error(u.operand->range,
+                      "this operand of ++/-- is not supported by this version of dtx");
                 return {const64(0), type};
             }
             const std::vector<ast::ExprPtr> *keys = nullptr;
@@ -532,8 +561,8 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
             if (sema::is_pointer(vt) && sema::resolve(vt->element) &&
                 sema::resolve(vt->element)->size)
                 step = sema::resolve(vt->element)->size;
-            bool increment = u.op == ast::UnaryOp::PreIncrement ||
-                             u.op == ast::UnaryOp::PostIncrement;
+            bool increment =
+                u.op == ast::UnaryOp::PreIncrement || u.op == ast::UnaryOp::PostIncrement;
             llvm::Value *updated =
                 normalize(increment ? ir_.CreateAdd(current.value, const64(step))
                                     : ir_.CreateSub(current.value, const64(step)),
@@ -613,17 +642,29 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
                 const sema::Type *common =
                     sema::usual_arithmetic(*input_.checked.types, b.lhs->type, b.rhs->type);
                 is_signed = is_signed_type(common);
-                lhs = normalize(lhs, common);
-                rhs = normalize(rhs, common);
+                lhs = convert(lhs, b.lhs->type, common);
+                rhs = convert(rhs, b.rhs->type, common);
             }
             llvm::CmpInst::Predicate p;
             switch (b.op) {
-            case ast::BinaryOp::Lt: p = is_signed ? llvm::CmpInst::ICMP_SLT : llvm::CmpInst::ICMP_ULT; break;
-            case ast::BinaryOp::Gt: p = is_signed ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_UGT; break;
-            case ast::BinaryOp::Le: p = is_signed ? llvm::CmpInst::ICMP_SLE : llvm::CmpInst::ICMP_ULE; break;
-            case ast::BinaryOp::Ge: p = is_signed ? llvm::CmpInst::ICMP_SGE : llvm::CmpInst::ICMP_UGE; break;
-            case ast::BinaryOp::Eq: p = llvm::CmpInst::ICMP_EQ; break;
-            default: p = llvm::CmpInst::ICMP_NE; break;
+            case ast::BinaryOp::Lt:
+                p = is_signed ? llvm::CmpInst::ICMP_SLT : llvm::CmpInst::ICMP_ULT;
+                break;
+            case ast::BinaryOp::Gt:
+                p = is_signed ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_UGT;
+                break;
+            case ast::BinaryOp::Le:
+                p = is_signed ? llvm::CmpInst::ICMP_SLE : llvm::CmpInst::ICMP_ULE;
+                break;
+            case ast::BinaryOp::Ge:
+                p = is_signed ? llvm::CmpInst::ICMP_SGE : llvm::CmpInst::ICMP_UGE;
+                break;
+            case ast::BinaryOp::Eq:
+                p = llvm::CmpInst::ICMP_EQ;
+                break;
+            default:
+                p = llvm::CmpInst::ICMP_NE;
+                break;
             }
             return {ir_.CreateZExt(ir_.CreateICmp(p, lhs, rhs), i64()), type};
         }
@@ -644,13 +685,13 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
             return {b.op == ast::BinaryOp::Add ? ir_.CreateAdd(lhs, rhs) : ir_.CreateSub(lhs, rhs),
                     type};
         }
-        if (b.op != ast::BinaryOp::Shl && b.op != ast::BinaryOp::Shr) {
-            // The usual arithmetic conversions: -7 / (uint32_t)7 divides 4294967289.
-            lhs = normalize(lhs, type);
-            rhs = normalize(rhs, type);
-        }
-        return {normalize(arithmetic(*this, b.op, lhs, rhs, type, state, b.lhs->type), type),
-                type};
+        // The usual arithmetic conversions (-7 / (uint32_t)7 divides
+        // 4294967289); a shift's count keeps its own type. The result keeps
+        // its 64 bits (see sema::convert_value).
+        lhs = convert(lhs, b.lhs->type, type);
+        if (b.op != ast::BinaryOp::Shl && b.op != ast::BinaryOp::Shr)
+            rhs = convert(rhs, b.rhs->type, type);
+        return {arithmetic(*this, b.op, lhs, rhs, type, state, type), type};
     }
     case ast::Expr::Kind::Assign:
         return lower_assign(*expr.as<ast::Assign>(), state);
@@ -669,16 +710,16 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
         Value b = lower(*c.if_false, state);
         llvm::BasicBlock *no_end = ir_.GetInsertBlock();
         bool memory = a.value->getType()->isPointerTy() || b.value->getType()->isPointerTy();
-        auto convert = [&](Value &v, llvm::BasicBlock *end) {
+        auto join_from = [&](Value &v, llvm::BasicBlock *end) {
             ir_.SetInsertPoint(end);
             if (memory && !v.value->getType()->isPointerTy())
                 v.value = ir_.CreateIntToPtr(v.value, ptr());
             else if (!memory)
-                v.value = normalize(v.value, type);
+                v.value = convert(v.value, v.type, type);
             ir_.CreateBr(join);
         };
-        convert(a, yes_end);
-        convert(b, no_end);
+        join_from(a, yes_end);
+        join_from(b, no_end);
         ir_.SetInsertPoint(join);
         llvm::PHINode *phi = ir_.CreatePHI(memory ? ptr() : i64(), 2);
         phi->addIncoming(a.value, yes_end);
@@ -709,8 +750,7 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
             fault_if(state, ir_.CreateICmpUGE(index, const64(base_type->array_count)),
                      trace::FaultKind::BadAddress, index);
             llvm::Value *bounded = ir_.CreateAnd(index, const64(0xffff));
-            llvm::Value *address =
-                at(base.value, ir_.CreateMul(bounded, const64(element_size)));
+            llvm::Value *address = at(base.value, ir_.CreateMul(bounded, const64(element_size)));
             if (is_memory_value(type))
                 return {address, type};
             return {load_integer(address, type), type};
@@ -723,8 +763,8 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
     case ast::Expr::Kind::Member: {
         const auto &m = *expr.as<ast::Member>();
         const sema::Type *base_type = sema::resolve(m.base->type);
-        const sema::Type *record = m.arrow && base_type ? sema::resolve(base_type->element)
-                                                        : base_type;
+        const sema::Type *record =
+            m.arrow && base_type ? sema::resolve(base_type->element) : base_type;
         std::optional<sema::Member> member =
             record ? sema::find_member(record, m.member) : std::nullopt;
         if (!member) {
@@ -775,10 +815,11 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
                         {buffer, ir_.getInt32(uint32_t(strsize())), v.value});
             return {buffer, type};
         }
-        llvm::Value *scalar = v.value->getType()->isPointerTy()
-                                  ? ir_.CreatePtrToInt(v.value, i64())
-                                  : v.value;
-        return {normalize(scalar, type), type};
+        if (v.value->getType()->isPointerTy())
+            return {normalize(ir_.CreatePtrToInt(v.value, i64()), type), type};
+        if (!sema::is_integer(sema::resolve(c.operand->type))) // a pointer's 64 bits
+            return {normalize(v.value, type), type};
+        return {normalize(convert(v.value, c.operand->type, type), type), type};
     }
     case ast::Expr::Kind::SizeofType:
     case ast::Expr::Kind::Offsetof:

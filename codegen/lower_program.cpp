@@ -190,6 +190,17 @@ llvm::Value *Lowering::normalize(llvm::Value *value, const sema::Type *type) {
     return t->is_signed ? ir_.CreateSExt(truncated, i64()) : ir_.CreateZExt(truncated, i64());
 }
 
+llvm::Value *Lowering::convert(llvm::Value *value, const sema::Type *from, const sema::Type *to) {
+    const sema::Type *f = sema::resolve(from), *t = sema::resolve(to);
+    if (!f || !t || !sema::is_integer(f) || !sema::is_integer(t) || value->getType()->isPointerTy())
+        return value;
+    if (t->size < f->size)
+        return normalize(value, t);
+    if (f->is_signed != t->is_signed)
+        return normalize(normalize(value, f), t);
+    return value;
+}
+
 llvm::Value *Lowering::load_integer(llvm::Value *address, const sema::Type *type) {
     const sema::Type *t = sema::resolve(type);
     uint64_t size = t ? t->size : 8;

@@ -141,8 +141,12 @@ public:
     // Loads an integer of `type` from memory, normalized to i64.
     llvm::Value *load_integer(llvm::Value *address, const sema::Type *type);
     void store_integer(llvm::Value *value, llvm::Value *address, const sema::Type *type);
-    // Truncates and extends an i64 to the width and signedness of `type`.
+    // Truncates and extends an i64 to the width and signedness of `type`, as
+    // a variable, member or element of that type holds it.
     llvm::Value *normalize(llvm::Value *value, const sema::Type *type);
+    // A value of type `from` as a value of type `to`, by sema::convert_value's
+    // rules (casts, operands meeting their common type).
+    llvm::Value *convert(llvm::Value *value, const sema::Type *from, const sema::Type *to);
     // Bytes of scratch in the clause context, valid until the clause returns.
     llvm::Value *scratch(ClauseState &state, uint32_t size);
     void zero(llvm::Value *address, uint32_t size);

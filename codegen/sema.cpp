@@ -360,38 +360,46 @@ const Type *Checker::named_tag(const TypeExpr &type, TypeKind kind) {
 
 // --- integer constant expressions ----------------------------------------------
 
-namespace {
-
-// Wraps `value` to the width and signedness of `type`, as storing it would.
-int64_t truncate_to(int64_t value, const Type *type) {
-    type = resolve(type);
-    if (!type || type->size >= 8 || type->size == 0)
-        return value;
-    const unsigned bits = unsigned(type->size) * 8;
-    uint64_t mask = (uint64_t(1) << bits) - 1;
-    uint64_t raw = uint64_t(value) & mask;
-    if (type->is_signed && (raw >> (bits - 1)))
-        raw |= ~mask;
-    return int64_t(raw);
-}
-
-} // namespace
-
 std::optional<int64_t> Checker::constant_value(const Expr &expr) const {
     return integer_constant(expr, out_);
 }
 
+namespace {
+
+// Signed division and remainder as the BPF code does them (lower_expr.cpp):
+// on the magnitudes, truncating toward zero, the remainder taking the
+// dividend's sign; INT64_MIN / -1 is INT64_MIN.
+int64_t signed_divide(int64_t a, int64_t b, bool remainder) {
+    uint64_t magnitude_a = a < 0 ? 0 - uint64_t(a) : uint64_t(a);
+    uint64_t magnitude_b = b < 0 ? 0 - uint64_t(b) : uint64_t(b);
+    if (remainder) {
+        uint64_t r = magnitude_a % magnitude_b;
+        return int64_t(a < 0 ? 0 - r : r);
+    }
+    uint64_t q = magnitude_a / magnitude_b;
+    return int64_t((a < 0) != (b < 0) ? 0 - q : q);
+}
+
+} // namespace
+
+// Constants fold with the run-time rules (types.h's wrap_to/convert_value):
+// 64-bit values, operands converted to their common type, results not cut
+// to their type until a cast.
 std::optional<int64_t> integer_constant(const Expr &expr, const CheckedProgram &program) {
     auto constant_value = [&](const Expr &e) { return integer_constant(e, program); };
     if (auto it = program.resolutions.find(&expr); it != program.resolutions.end()) {
         const Resolution &r = it->second;
         if (r.kind == Resolution::Kind::Constant && !r.text)
             return r.value;
-        if (r.kind == Resolution::Kind::Inline && r.inline_definition)
-            return constant_value(*r.inline_definition->value);
+        if (r.kind == Resolution::Kind::Inline && r.inline_definition &&
+            r.inline_definition->parameters.empty()) {
+            std::optional<int64_t> v = constant_value(*r.inline_definition->value);
+            if (!v)
+                return std::nullopt;
+            return convert_value(*v, r.inline_definition->value->type, expr.type);
+        }
         return std::nullopt;
     }
-    const bool is_unsigned = expr.type && !resolve(expr.type)->is_signed;
     switch (expr.kind) {
     case Expr::Kind::IntegerLiteral:
         return int64_t(expr.as<IntegerLiteral>()->value);
@@ -400,7 +408,7 @@ std::optional<int64_t> integer_constant(const Expr &expr, const CheckedProgram &
         std::optional<int64_t> v = constant_value(*cast->operand);
         if (!v || !is_integer(expr.type))
             return std::nullopt;
-        return truncate_to(*v, expr.type);
+        return cast_value(*v, cast->operand->type, expr.type);
     }
     case Expr::Kind::Unary: {
         const auto *unary = expr.as<Unary>();
@@ -409,11 +417,11 @@ std::optional<int64_t> integer_constant(const Expr &expr, const CheckedProgram &
             return std::nullopt;
         switch (unary->op) {
         case UnaryOp::Negate:
-            return truncate_to(int64_t(0 - uint64_t(*v)), expr.type);
+            return int64_t(0 - uint64_t(convert_value(*v, unary->operand->type, expr.type)));
         case UnaryOp::Plus:
-            return *v;
+            return convert_value(*v, unary->operand->type, expr.type);
         case UnaryOp::BitNot:
-            return truncate_to(~*v, expr.type);
+            return ~convert_value(*v, unary->operand->type, expr.type);
         case UnaryOp::LogicalNot:
             return int64_t(*v == 0);
         default:
@@ -426,61 +434,47 @@ std::optional<int64_t> integer_constant(const Expr &expr, const CheckedProgram &
         std::optional<int64_t> r = constant_value(*binary->rhs);
         if (!l || !r)
             return std::nullopt;
-        // C's usual arithmetic conversions: both operands become their common
-        // type first (the result's, except for comparisons, whose result is int).
-        bool operands_unsigned = is_unsigned;
-        const bool comparison = binary->op >= BinaryOp::Lt && binary->op <= BinaryOp::Ne;
-        const bool converts = binary->op != BinaryOp::Shl && binary->op != BinaryOp::Shr &&
-                              binary->op != BinaryOp::LogicalAnd &&
-                              binary->op != BinaryOp::LogicalOr &&
-                              binary->op != BinaryOp::LogicalXor && binary->op != BinaryOp::Comma;
-        if (converts && is_integer(binary->lhs->type) && is_integer(binary->rhs->type)) {
-            const Type *common =
-                comparison ? usual_arithmetic(*program.types, binary->lhs->type, binary->rhs->type)
-                           : expr.type;
-            if (is_integer(common)) {
-                l = truncate_to(*l, common);
-                r = truncate_to(*r, common);
-                operands_unsigned = !resolve(common)->is_signed;
-            }
+        const BinaryOp op = binary->op;
+        const bool comparison = op >= BinaryOp::Lt && op <= BinaryOp::Ne;
+        const bool logical = op == BinaryOp::LogicalAnd || op == BinaryOp::LogicalOr ||
+                             op == BinaryOp::LogicalXor || op == BinaryOp::Comma;
+        // Both operands in their common type (a shift's left operand in its
+        // promoted type, the result's; its count as it is).
+        const Type *common = expr.type;
+        if (comparison && is_integer(binary->lhs->type) && is_integer(binary->rhs->type))
+            common = usual_arithmetic(*program.types, binary->lhs->type, binary->rhs->type);
+        if (!logical && is_integer(common)) {
+            l = convert_value(*l, binary->lhs->type, common);
+            if (op != BinaryOp::Shl && op != BinaryOp::Shr)
+                r = convert_value(*r, binary->rhs->type, common);
         }
+        const bool is_unsigned = is_integer(common) && !resolve(common)->is_signed;
         const uint64_t ul = uint64_t(*l), ur = uint64_t(*r);
         auto less = [&](bool strict, bool swap) {
             uint64_t a = swap ? ur : ul, b = swap ? ul : ur;
             int64_t sa = swap ? *r : *l, sb = swap ? *l : *r;
-            if (operands_unsigned)
+            if (is_unsigned)
                 return int64_t(strict ? a < b : a <= b);
             return int64_t(strict ? sa < sb : sa <= sb);
         };
-        int64_t result = 0;
-        switch (binary->op) {
+        switch (op) {
         case BinaryOp::Add:
-            result = int64_t(ul + ur);
-            break;
+            return int64_t(ul + ur);
         case BinaryOp::Sub:
-            result = int64_t(ul - ur);
-            break;
+            return int64_t(ul - ur);
         case BinaryOp::Mul:
-            result = int64_t(ul * ur);
-            break;
+            return int64_t(ul * ur);
         case BinaryOp::Div:
         case BinaryOp::Mod:
-            if (*r == 0 || (!is_unsigned && *l == INT64_MIN && *r == -1))
+            if (ur == 0)
                 return std::nullopt;
-            if (binary->op == BinaryOp::Div)
-                result = is_unsigned ? int64_t(ul / ur) : *l / *r;
-            else
-                result = is_unsigned ? int64_t(ul % ur) : *l % *r;
-            break;
+            if (is_unsigned)
+                return int64_t(op == BinaryOp::Div ? ul / ur : ul % ur);
+            return signed_divide(*l, *r, op == BinaryOp::Mod);
         case BinaryOp::Shl:
-            result = ur >= 64 ? 0 : int64_t(ul << ur);
-            break;
+            return int64_t(ul << (ur & 63));
         case BinaryOp::Shr:
-            if (ur >= 64)
-                result = (!is_unsigned && *l < 0) ? -1 : 0;
-            else
-                result = is_unsigned ? int64_t(ul >> ur) : (*l >> ur);
-            break;
+            return is_unsigned ? int64_t(ul >> (ur & 63)) : (*l >> (ur & 63));
         case BinaryOp::Lt:
             return less(true, false);
         case BinaryOp::Gt:
@@ -494,14 +488,11 @@ std::optional<int64_t> integer_constant(const Expr &expr, const CheckedProgram &
         case BinaryOp::Ne:
             return int64_t(ul != ur);
         case BinaryOp::BitAnd:
-            result = *l & *r;
-            break;
+            return *l & *r;
         case BinaryOp::BitXor:
-            result = *l ^ *r;
-            break;
+            return *l ^ *r;
         case BinaryOp::BitOr:
-            result = *l | *r;
-            break;
+            return *l | *r;
         case BinaryOp::LogicalAnd:
             return int64_t(*l && *r);
         case BinaryOp::LogicalXor:
@@ -511,14 +502,18 @@ std::optional<int64_t> integer_constant(const Expr &expr, const CheckedProgram &
         case BinaryOp::Comma:
             return *r;
         }
-        return truncate_to(result, expr.type);
+        return std::nullopt;
     }
     case Expr::Kind::Conditional: {
         const auto *cond = expr.as<Conditional>();
         std::optional<int64_t> c = constant_value(*cond->condition);
         if (!c)
             return std::nullopt;
-        return constant_value(*c ? *cond->if_true : *cond->if_false);
+        const Expr &chosen = *c ? *cond->if_true : *cond->if_false;
+        std::optional<int64_t> v = constant_value(chosen);
+        if (!v)
+            return std::nullopt;
+        return convert_value(*v, chosen.type, expr.type);
     }
     default:
         return std::nullopt;

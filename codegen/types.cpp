@@ -442,6 +442,35 @@ const Type *usual_arithmetic(const TypeTable &types, const Type *lhs, const Type
     return types.lookup("unsigned " + signed_side->name);
 }
 
+int64_t wrap_to(int64_t value, const Type *type) {
+    type = resolve(type);
+    if (!type || !is_integer(type) || type->size >= 8 || type->size == 0)
+        return value;
+    const unsigned bits = unsigned(type->size) * 8;
+    const uint64_t mask = (uint64_t(1) << bits) - 1;
+    uint64_t raw = uint64_t(value) & mask;
+    if (type->is_signed && (raw >> (bits - 1)))
+        raw |= ~mask;
+    return int64_t(raw);
+}
+
+int64_t convert_value(int64_t value, const Type *from, const Type *to) {
+    const Type *f = resolve(from), *t = resolve(to);
+    if (!f || !t || !is_integer(f) || !is_integer(t))
+        return value;
+    if (t->size < f->size)
+        return wrap_to(value, t);
+    if (f->is_signed != t->is_signed)
+        return wrap_to(wrap_to(value, f), t);
+    return value;
+}
+
+int64_t cast_value(int64_t value, const Type *from, const Type *to) {
+    const Type *t = resolve(to);
+    value = convert_value(value, from, to);
+    return t && is_integer(t) ? wrap_to(value, t) : value;
+}
+
 bool pointers_compatible(const Type *lhs, const Type *rhs) {
     lhs = resolve(lhs);
     rhs = resolve(rhs);

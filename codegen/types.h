@@ -172,6 +172,21 @@ const Type *promote(const TypeTable &types, const Type *type);
 // The usual arithmetic conversions of two integer operands.
 const Type *usual_arithmetic(const TypeTable &types, const Type *lhs, const Type *rhs);
 
+// D computes with 64-bit registers: an integer expression's value is not cut
+// to its type's width until it is stored, cast or converted (`j * j / 1000`
+// with an int j keeps the product's 64 bits). These give the value of an
+// integer of `type` as a narrower variable holds it (wrapped and sign- or
+// zero-extended), and of a value of type `from` converted to `to` (a cast, or
+// an operand joining the usual arithmetic conversions): narrowing wraps;
+// changing signedness takes the value as `from` holds it first, as C does;
+// widening with the same signedness keeps all 64 bits. Non-integers are
+// returned unchanged. The code generator emits the same rules.
+// A cast is a conversion that also wraps a value of the same width to its
+// type's range: (int)(x + 1) with x == INT_MAX is negative.
+int64_t wrap_to(int64_t value, const Type *type);
+int64_t convert_value(int64_t value, const Type *from, const Type *to);
+int64_t cast_value(int64_t value, const Type *from, const Type *to);
+
 // Whether two pointer types may be compared, subtracted or assigned: the same
 // pointee (qualifiers aside), or either one void *.
 bool pointers_compatible(const Type *lhs, const Type *rhs);

@@ -353,9 +353,17 @@ struct Declaration : Node {
     TypeExprPtr type;
 };
 
+struct InlineParameter {
+    std::string name;
+    TypeExprPtr type;
+};
+
+// inline T name = expr; or, for an associative-array inline,
+// inline T name[K1 a, K2 b] = expr (in a, b), used as name[x, y].
 struct InlineDefinition : Node {
     std::string name;
     TypeExprPtr type;
+    std::vector<InlineParameter> parameters;
     ExprPtr value;
 };
 

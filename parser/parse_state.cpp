@@ -433,6 +433,12 @@ void ParseState::add_parameter(ParameterList &list, DeclSpecs specs, Declarator 
         apply_declarator(specs_to_type(specs, diagnostics()), std::move(declarator)));
 }
 
+void ParseState::add_key(KeyList &list, DeclSpecs specs, Declarator declarator) {
+    list.names.push_back(declarator.name);
+    list.types.push_back(
+        apply_declarator(specs_to_type(specs, diagnostics()), std::move(declarator)));
+}
+
 void ParseState::add_type_declaration(DeclSpecs specs, const SourceRange &range) {
     if (!program_expected(range, "a declaration"))
         return;
@@ -473,6 +479,20 @@ void ParseState::add_inline(DeclSpecs specs, Declarator declarator, ExprPtr valu
                             "an inline definition cannot have a storage class");
     auto def = make_node<InlineDefinition>(range);
     def->name = declarator.name;
+    // `inline T name[K1 a, K2 b] = expr;` is an associative-array inline
+    // whose keys are its parameters.
+    if (!declarator.parts.empty() && declarator.parts.back().kind == DeclaratorPart::Kind::Array &&
+        !declarator.parts.back().keys.empty()) {
+        DeclaratorPart keys = std::move(declarator.parts.back());
+        declarator.parts.pop_back();
+        for (size_t i = 0; i < keys.keys.size(); i++) {
+            const std::string &name = i < keys.key_names.size() ? keys.key_names[i] : "";
+            if (name.empty())
+                diagnostics().error("D_DECL_INLPARAM", keys.keys[i]->range,
+                                    "a parameter of inline '" + def->name + "' needs a name");
+            def->parameters.push_back({name, std::move(keys.keys[i])});
+        }
+    }
     def->type = apply_declarator(specs_to_type(specs, diagnostics()), std::move(declarator));
     def->value = std::move(value);
     program->items.push_back(def.get());

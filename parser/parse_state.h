@@ -57,6 +57,7 @@ struct ParseState {
     std::vector<ast::StructMember> members(DeclSpecs specs,
                                            std::vector<MemberDeclarator> declarators);
     void add_parameter(ParameterList &list, DeclSpecs specs, Declarator declarator);
+    void add_key(KeyList &list, DeclSpecs specs, Declarator declarator);
 
     void add_type_declaration(DeclSpecs specs, const SourceRange &range);
     void add_declarations(DeclSpecs specs, std::vector<Declarator> declarators);

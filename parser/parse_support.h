@@ -39,6 +39,7 @@ struct DeclaratorPart {
     uint8_t qualifiers = 0;                   // Pointer
     ast::ExprPtr array_size;                  // Array
     std::vector<ast::TypeExprPtr> keys;       // Array: associative array keys
+    std::vector<std::string> key_names;       // their names ("" if unnamed): inline arrays
     std::vector<ast::TypeExprPtr> parameters; // Function
     std::vector<std::string> parameter_names;
     bool variadic = false;
@@ -66,6 +67,7 @@ struct ParameterList {
 
 struct KeyList {
     std::vector<ast::TypeExprPtr> types;
+    std::vector<std::string> names; // "" where a key is not named
 };
 
 // Adds one specifier word; reports contradictions ("signed unsigned").

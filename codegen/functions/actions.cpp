@@ -149,9 +149,10 @@ bool check_tracemem(CallCheck &check) {
         return false;
     ast::Call &call = check.call;
     const Type *address = resolve(call.arguments[0]->type);
-    if (!is_integer(address) && !is_pointer(address)) {
+    if (!is_scalar(address) && !is_string(address) && !is_array(address) &&
+        !is_struct_or_union(address)) {
         c.error("D_TRACEMEM_ADDR", call.arguments[0]->range,
-                "tracemem() address must be an integer or a pointer, not " +
+                "tracemem() needs an address, or a value in memory, not " +
                     Checker::quote(call.arguments[0]->type));
         return false;
     }
@@ -173,7 +174,7 @@ bool check_tracemem(CallCheck &check) {
 
 Value lower_tracemem(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
     ActionDescription action = l.action(call, consume_tracemem);
-    llvm::Value *address = l.lower_scalar(*call.arguments.at(0), state);
+    Value source = l.lower(*call.arguments.at(0), state);
     auto size = uint32_t(l.integer_constant(*call.arguments.at(1)).value_or(0));
     trace::ValueLayout layout;
     layout.kind = trace::ValueKind::Bytes;
@@ -181,7 +182,12 @@ Value lower_tracemem(Lowering &l, const ast::Call &call, ClauseState &state, boo
     layout.offset = l.reserve_record(state, size);
     if (llvm::Value *to = l.record_space(state, layout)) {
         l.zero(to, codegen::align8(size));
-        l.read_memory(state, to, l.const64(size), address, /*user=*/false);
+        // A string or struct lives in the program's memory: its bytes, as
+        // far as it goes; anything else is a kernel address.
+        if (source.value->getType()->isPointerTy())
+            l.copy_bytes(to, source.value, std::min(size, l.stored_size(source.type)));
+        else
+            l.read_memory(state, to, l.const64(size), source.value, /*user=*/false);
     }
     action.values.push_back(layout);
     if (call.arguments.size() > 2)

@@ -29,11 +29,14 @@ llvm::Value *integer_argument(Lowering &l, const ast::Call &call, size_t i, Clau
 }
 
 // `size` bytes of scratch for a copy of `length` bytes (a computed value,
-// faulting when larger than the scratch).
+// faulting when larger than the scratch), followed by a zero word, so that
+// stringof() of the copy ends there.
 llvm::Value *sized_scratch(Lowering &l, ClauseState &state, llvm::Value *length, uint32_t size) {
     l.fault_if(state, l.ir().CreateICmpUGT(length, l.const64(size)), trace::FaultKind::NoScratch,
                nullptr);
-    return l.scratch(state, size);
+    llvm::Value *memory = l.scratch(state, size + 8);
+    l.store64(l.const64(0), l.at(memory, codegen::align8(size)));
+    return memory;
 }
 
 // copyin(address, size): a pointer to scratch holding `size` bytes of user memory.
