@@ -263,7 +263,19 @@ llvm::Value *Lowering::scratch_pointer(ClauseState &state, llvm::Value *address,
     const uint64_t allocated = std::max<uint32_t>(state.scratch_offset, 8);
     scratch_slack_ = std::max<uint32_t>(scratch_slack_, uint32_t(allocated));
     llvm::Value *base = at(state.dctx, scratch_area_offset());
-    llvm::Value *offset = opaque(ir_.CreateSub(address, ir_.CreatePtrToInt(base, i64())));
+    // The verifier allows no arithmetic between two pointers, nor between a
+    // pointer and an unknown number, and `address` may still be a pointer to
+    // it: both go through memory, from which they come back as numbers.
+    llvm::Value *slots = scratch(state, 16);
+    llvm::StoreInst *stored = ir_.CreateAlignedStore(address, slots, llvm::Align(8));
+    stored->setVolatile(true);
+    stored = ir_.CreateAlignedStore(ir_.CreatePtrToInt(base, i64()), at(slots, 8), llvm::Align(8));
+    stored->setVolatile(true);
+    llvm::LoadInst *address_number = ir_.CreateAlignedLoad(i64(), slots, llvm::Align(8));
+    address_number->setVolatile(true);
+    llvm::LoadInst *base_number = ir_.CreateAlignedLoad(i64(), at(slots, 8), llvm::Align(8));
+    base_number->setVolatile(true);
+    llvm::Value *offset = opaque(ir_.CreateSub(address_number, base_number));
     length = opaque(length);
     fault_if(state, ir_.CreateICmpUGE(offset, const64(allocated)), trace::FaultKind::BadAddress,
              address);

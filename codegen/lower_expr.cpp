@@ -96,10 +96,13 @@ Value Lowering::read_variable(const VariableStorage &storage, const std::vector<
     case VariableStorage::Kind::Map: {
         llvm::Value *key = build_key(storage, keys, state);
         llvm::Value *entry = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {storage.map, key});
-        // A missing entry reads as zero: 0, or the empty string.
+        // A missing entry reads as zero: 0, D's NULL string, or zeroed memory.
         if (is_memory_value(type)) {
-            llvm::Value *empty = scratch(state, storage.value_size);
-            zero(empty, storage.value_size);
+            llvm::Value *empty = null_string();
+            if (!sema::is_string(sema::resolve(type))) {
+                empty = scratch(state, storage.value_size);
+                zero(empty, storage.value_size);
+            }
             address = ir_.CreateSelect(ir_.CreateIsNull(entry), empty, entry);
             break;
         }
@@ -128,7 +131,9 @@ void Lowering::write_variable(const VariableStorage &storage, const std::vector<
                               const Value &value, bool is_zero_constant, ClauseState &state) {
     const sema::Type *type = storage.info->type;
     Value stored = value;
-    if (!stored.value->getType()->isPointerTy())
+    if (is_memory_value(type) && !stored.value->getType()->isPointerTy())
+        stored.value = null_string(); // NULL (0) into a string: ""
+    else if (!stored.value->getType()->isPointerTy())
         stored.value = normalize(stored.value, type);
     stored.type = type;
     switch (storage.kind) {
@@ -149,9 +154,13 @@ void Lowering::write_variable(const VariableStorage &storage, const std::vector<
     llvm::Function *function = ir_.GetInsertBlock()->getParent();
     auto *update = llvm::BasicBlock::Create(context_, "update", function);
     auto *join = llvm::BasicBlock::Create(context_, "stored", function);
-    if (!is_memory_value(type)) {
+    const bool string = sema::is_string(sema::resolve(type));
+    if (!is_memory_value(type) || (string && stored.value->getType()->isPointerTy())) {
+        // Storing 0, or the NULL string, frees the variable.
         auto *remove = llvm::BasicBlock::Create(context_, "delete", function);
-        ir_.CreateCondBr(ir_.CreateICmpEQ(stored.value, const64(0)), remove, update);
+        llvm::Value *freed = string ? ir_.CreateICmpEQ(stored.value, null_string())
+                                    : ir_.CreateICmpEQ(stored.value, const64(0));
+        ir_.CreateCondBr(freed, remove, update);
         ir_.SetInsertPoint(remove);
         call_helper(BPF_FUNC_map_delete_elem, i64(), {storage.map, key});
         ir_.CreateBr(join);
@@ -326,6 +335,20 @@ Value Lowering::string_compare(const Value &lhs, const Value &rhs, ast::BinaryOp
     return {ir_.CreateZExt(result, i64()), input_.checked.types->int_type()};
 }
 
+// `s == NULL`, `NULL != s`: whether the string is D's NULL string (strstr()
+// finding nothing, a dynamic variable not set); "" is not NULL.
+Value Lowering::null_string_compare(const ast::Binary &b, ClauseState &state) {
+    const ast::Expr &text = is_string_value(b.lhs->type) ? *b.lhs : *b.rhs;
+    Value v = lower(text, state);
+    llvm::Value *is_null = const64(0);
+    if (sema::is_string(sema::resolve(text.type)) && v.value->getType()->isPointerTy())
+        is_null = ir_.CreateZExt(ir_.CreateICmpEQ(v.value, null_string()), i64());
+    llvm::Value *result = b.op == ast::BinaryOp::Eq ? is_null : ir_.CreateXor(is_null, const64(1));
+    if (b.op != ast::BinaryOp::Eq && b.op != ast::BinaryOp::Ne)
+        result = const64(0); // ordering against NULL: only == and != are meaningful
+    return {result, input_.checked.types->int_type()};
+}
+
 namespace {
 
 // Signed division and remainder on BPF v3, which divides only unsigned:
@@ -372,85 +395,55 @@ ast::BinaryOp compound_operator(ast::AssignOp op) {
 
 } // namespace
 
-static llvm::Value *arithmetic(Lowering &l, ast::BinaryOp op, llvm::Value *a, llvm::Value *b,
-                               const sema::Type *type, ClauseState &state, const sema::Type *lhs) {
-    llvm::IRBuilder<> &ir = l.ir();
-    bool is_signed = is_signed_type(type);
+llvm::Value *Lowering::arithmetic(ast::BinaryOp op, llvm::Value *a, llvm::Value *b,
+                                  const sema::Type *type, ClauseState &state) {
+    const bool is_signed = is_signed_type(type);
     switch (op) {
     case ast::BinaryOp::Add:
-        return ir.CreateAdd(a, b);
+        return ir_.CreateAdd(a, b);
     case ast::BinaryOp::Sub:
-        return ir.CreateSub(a, b);
+        return ir_.CreateSub(a, b);
     case ast::BinaryOp::Mul:
-        return ir.CreateMul(a, b);
+        return ir_.CreateMul(a, b);
     case ast::BinaryOp::Div:
     case ast::BinaryOp::Mod: {
-        l.fault_if(state, ir.CreateICmpEQ(b, ir.getInt64(0)), trace::FaultKind::DivideByZero,
-                   nullptr);
-        bool remainder = op == ast::BinaryOp::Mod;
+        fault_if(state, ir_.CreateICmpEQ(b, const64(0)), trace::FaultKind::DivideByZero, nullptr);
+        const bool remainder = op == ast::BinaryOp::Mod;
         if (is_signed)
-            return signed_divide(ir, a, b, remainder);
-        return remainder ? ir.CreateURem(a, b) : ir.CreateUDiv(a, b);
+            return signed_divide(ir_, a, b, remainder);
+        return remainder ? ir_.CreateURem(a, b) : ir_.CreateUDiv(a, b);
     }
     case ast::BinaryOp::Shl:
-        return ir.CreateShl(a, ir.CreateAnd(b, ir.getInt64(63)));
+        return ir_.CreateShl(a, ir_.CreateAnd(b, const64(63)));
     case ast::BinaryOp::Shr:
-        return is_signed_type(lhs) ? ir.CreateAShr(a, ir.CreateAnd(b, ir.getInt64(63)))
-                                   : ir.CreateLShr(a, ir.CreateAnd(b, ir.getInt64(63)));
+        return is_signed ? ir_.CreateAShr(a, ir_.CreateAnd(b, const64(63)))
+                         : ir_.CreateLShr(a, ir_.CreateAnd(b, const64(63)));
     case ast::BinaryOp::BitAnd:
-        return ir.CreateAnd(a, b);
+        return ir_.CreateAnd(a, b);
     case ast::BinaryOp::BitOr:
-        return ir.CreateOr(a, b);
+        return ir_.CreateOr(a, b);
     case ast::BinaryOp::BitXor:
-        return ir.CreateXor(a, b);
+        return ir_.CreateXor(a, b);
     default:
         return a;
     }
 }
 
 Value Lowering::lower_assign(const ast::Assign &assign, ClauseState &state) {
+    if (!is_whole_variable(*assign.target))
+        return assign_place(assign, state);
     const VariableStorage *storage = storage_of(*assign.target);
-    if (!storage) {
-        error(assign.target->range,
-              "this assignment target is not supported by this version of dtx");
-        return {const64(0), assign.type};
-    }
     const std::vector<ast::ExprPtr> *keys = nullptr;
     if (auto *sub = assign.target->as<ast::Subscript>())
         keys = &sub->indices;
-    if (keys && !storage->info->associative && storage->kind != VariableStorage::Kind::Map) {
-        // An element of a declared array: a[3] = 4.
-        const sema::Type *array = sema::resolve(storage->info->type);
-        const sema::Type *element = assign.target->type;
-        uint64_t element_size = sema::resolve(element) ? sema::resolve(element)->size : 8;
-        llvm::Value *index = lower_scalar(*keys->at(0), state);
-        fault_if(state, ir_.CreateICmpUGE(index, const64(array ? array->array_count : 0)),
-                 trace::FaultKind::BadAddress, index);
-        llvm::Value *base = storage->kind == VariableStorage::Kind::Global
-                                ? at(globals_, storage->offset)
-                                : at(state.dctx, storage->offset);
-        llvm::Value *address =
-            at(base, ir_.CreateMul(ir_.CreateAnd(index, const64(0xffff)), const64(element_size)));
-        llvm::Value *value;
-        if (assign.op == ast::AssignOp::Assign) {
-            value = lower_scalar(*assign.value, state);
-        } else {
-            llvm::Value *current = load_integer(address, element);
-            llvm::Value *rhs = lower_scalar(*assign.value, state);
-            value = arithmetic(*this, compound_operator(assign.op), current, rhs, element, state,
-                               element);
-        }
-        value = normalize(value, element);
-        store_integer(value, address, element);
-        return {value, element};
-    }
     const sema::Type *type = storage->info->type;
     Value value;
     bool zero_constant = false;
     if (assign.op == ast::AssignOp::Assign) {
         value = lower(*assign.value, state);
         std::optional<int64_t> constant = sema::integer_constant(*assign.value, input_.checked);
-        zero_constant = constant && *constant == 0 && !is_memory_value(type);
+        zero_constant = constant && *constant == 0 &&
+                        (!is_memory_value(type) || sema::is_string(sema::resolve(type)));
     } else {
         Value current = read_variable(*storage, keys, *assign.target, state);
         llvm::Value *rhs = lower_scalar(*assign.value, state);
@@ -461,15 +454,13 @@ Value Lowering::lower_assign(const ast::Assign &assign, ClauseState &state) {
                 : type;
         if (sema::is_pointer(sema::resolve(type)) &&
             (op == ast::BinaryOp::Add || op == ast::BinaryOp::Sub)) {
-            const sema::Type *pointee = sema::resolve(sema::resolve(type)->element);
-            uint64_t scale = pointee && pointee->size ? pointee->size : 1;
-            rhs = ir_.CreateMul(rhs, const64(scale));
+            rhs = ir_.CreateMul(rhs, const64(pointee_size(type)));
             op_type = type;
         }
         llvm::Value *lhs = convert(current.value, type, op_type);
         if (op != ast::BinaryOp::Shl && op != ast::BinaryOp::Shr)
             rhs = convert(rhs, assign.value->type, op_type);
-        value = {normalize(arithmetic(*this, op, lhs, rhs, op_type, state, op_type), type), type};
+        value = {normalize(arithmetic(op, lhs, rhs, op_type, state), type), type};
     }
     write_variable(*storage, keys, value, zero_constant, state);
     if (value.value->getType()->isPointerTy())
@@ -546,28 +537,22 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
         case ast::UnaryOp::PreDecrement:
         case ast::UnaryOp::PostIncrement:
         case ast::UnaryOp::PostDecrement: {
+            if (!is_whole_variable(*u.operand))
+                return increment_place(u, state);
             const VariableStorage *storage = storage_of(*u.operand);
-            if (!storage) {
-                error(u.operand->range,
-                      "this operand of ++/-- is not supported by this version of dtx");
-                return {const64(0), type};
-            }
             const std::vector<ast::ExprPtr> *keys = nullptr;
             if (auto *sub = u.operand->as<ast::Subscript>())
                 keys = &sub->indices;
             Value current = read_variable(*storage, keys, *u.operand, state);
-            const sema::Type *vt = sema::resolve(storage->info->type);
-            uint64_t step = 1;
-            if (sema::is_pointer(vt) && sema::resolve(vt->element) &&
-                sema::resolve(vt->element)->size)
-                step = sema::resolve(vt->element)->size;
+            const sema::Type *vt = storage->info->type;
+            const uint64_t step = sema::is_pointer(sema::resolve(vt)) ? pointee_size(vt) : 1;
             bool increment =
                 u.op == ast::UnaryOp::PreIncrement || u.op == ast::UnaryOp::PostIncrement;
             llvm::Value *updated =
                 normalize(increment ? ir_.CreateAdd(current.value, const64(step))
                                     : ir_.CreateSub(current.value, const64(step)),
-                          storage->info->type);
-            write_variable(*storage, keys, {updated, storage->info->type}, false, state);
+                          vt);
+            write_variable(*storage, keys, {updated, vt}, false, state);
             bool post = u.op == ast::UnaryOp::PostIncrement || u.op == ast::UnaryOp::PostDecrement;
             return {post ? current.value : updated, type};
         }
@@ -632,6 +617,8 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
         bool comparison = b.op >= ast::BinaryOp::Lt && b.op <= ast::BinaryOp::Ne;
         if (comparison && is_string_value(b.lhs->type) && is_string_value(b.rhs->type))
             return string_compare(lower(*b.lhs, state), lower(*b.rhs, state), b.op);
+        if (comparison && (is_string_value(b.lhs->type) || is_string_value(b.rhs->type)))
+            return null_string_compare(b, state);
         llvm::Value *lhs = lower_scalar(*b.lhs, state);
         llvm::Value *rhs = lower_scalar(*b.rhs, state);
         if (comparison) {
@@ -691,7 +678,7 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
         lhs = convert(lhs, b.lhs->type, type);
         if (b.op != ast::BinaryOp::Shl && b.op != ast::BinaryOp::Shr)
             rhs = convert(rhs, b.rhs->type, type);
-        return {arithmetic(*this, b.op, lhs, rhs, type, state, type), type};
+        return {arithmetic(b.op, lhs, rhs, type, state), type};
     }
     case ast::Expr::Kind::Assign:
         return lower_assign(*expr.as<ast::Assign>(), state);
@@ -748,8 +735,8 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
         if (base_type && sema::is_array(base_type)) {
             Value base = lower(*s.base, state);
             fault_if(state, ir_.CreateICmpUGE(index, const64(base_type->array_count)),
-                     trace::FaultKind::BadAddress, index);
-            llvm::Value *bounded = ir_.CreateAnd(index, const64(0xffff));
+                     trace::FaultKind::BadIndex, index);
+            llvm::Value *bounded = opaque(index);
             llvm::Value *address = at(base.value, ir_.CreateMul(bounded, const64(element_size)));
             if (is_memory_value(type))
                 return {address, type};
@@ -779,7 +766,9 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
             llvm::Value *pointer = ir_.CreateAdd(lower_scalar(*m.base, state), const64(offset));
             if (sema::is_char_array(member->type))
                 return {read_kernel_value(state, pointer, member->type), type};
-            uint32_t bytes = member->is_bit_field() ? 8 : std::max<uint32_t>(size, 1);
+            const uint32_t shift = uint32_t(member->bit_offset % 8);
+            uint32_t bytes = member->is_bit_field() ? (shift + member->bit_width + 7) / 8
+                                                    : std::max<uint32_t>(size, 1);
             address = read_kernel(state, pointer, bytes);
         } else {
             Value base = lower(*m.base, state);
@@ -792,13 +781,9 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
                                           }),
                         type};
         }
-        if (member->is_bit_field()) {
-            llvm::Value *word = load64(address);
-            unsigned shift = unsigned(member->bit_offset % 8);
-            llvm::Value *bits = ir_.CreateLShr(word, shift);
-            uint64_t mask = member->bit_width >= 64 ? ~0ull : ((1ull << member->bit_width) - 1);
-            return {normalize(ir_.CreateAnd(bits, const64(mask)), type), type};
-        }
+        if (member->is_bit_field())
+            return {load_bits(address, uint32_t(member->bit_offset % 8), member->bit_width, type),
+                    type};
         if (is_memory_value(type))
             return {address, type};
         return {load_integer(address, type), type};

@@ -69,6 +69,17 @@ struct AggregationStorage {
 
 // One update of an aggregation's key (codegen/functions/aggregations.cpp).
 struct ClauseState;
+
+// Where an lvalue that is not a whole variable lives (lower_places.cpp): an
+// address in the program's own memory (a global, the clause context, a map
+// entry, scratch), and for a bit-field its first bit in the first byte.
+struct Place {
+    llvm::Value *address = nullptr;
+    const sema::Type *type = nullptr;
+    uint32_t shift = 0;
+    uint32_t bit_width = 0; // 0: not a bit-field
+};
+
 struct AggregationUpdate {
     const trace::AggregationDescription &description;
     llvm::Value *words;     // this CPU's data words of the key
@@ -212,9 +223,34 @@ public:
                            ClauseState &state);
     const VariableStorage *storage_of(const ast::Expr &target);
     Value string_compare(const Value &lhs, const Value &rhs, ast::BinaryOp op);
+    Value null_string_compare(const ast::Binary &comparison, ClauseState &state);
     llvm::Value *probe_name_field(unsigned field, ClauseState &state); // 0 prov .. 3 name
     Value lower_probe_argument(const ast::Subscript &s, const sema::Type *type, ClauseState &state);
     Value lower_user_register(const ast::Subscript &s, const sema::Type *type, ClauseState &state);
+
+    // Binary arithmetic on operands already in `type`, with C's division
+    // (a divide-by-zero fault) and shifts by the count modulo 64.
+    llvm::Value *arithmetic(ast::BinaryOp op, llvm::Value *a, llvm::Value *b,
+                            const sema::Type *type, ClauseState &state);
+    // The size of what a pointer of type `pointer` points to (1 for void).
+    uint64_t pointee_size(const sema::Type *pointer);
+
+    // --- lower_places.cpp -----------------------------------------------------------
+    // Whether an assignment to `target` sets a whole variable (x, self->x,
+    // a[k]) rather than a place in one.
+    bool is_whole_variable(const ast::Expr &target);
+    std::optional<Place> place_of(const ast::Expr &target, ClauseState &state);
+    llvm::Value *load_place(const Place &place);
+    void store_place(const Place &place, const Value &value);
+    Value assign_place(const ast::Assign &assign, ClauseState &state);
+    Value increment_place(const ast::Unary &unary, ClauseState &state);
+    // A dynamic variable's map entry, created zeroed when missing (its
+    // members are then written); a drop when the map is full.
+    llvm::Value *map_entry(const VariableStorage &storage, const std::vector<ast::ExprPtr> *keys,
+                           ClauseState &state);
+    llvm::Value *load_bits(llvm::Value *address, uint32_t shift, uint32_t width,
+                           const sema::Type *type);
+    void store_bits(llvm::Value *address, uint32_t shift, uint32_t width, llvm::Value *value);
 
     // --- lower_calls.cpp ----------------------------------------------------------
     // A call, through its function's descriptor (codegen/functions/).

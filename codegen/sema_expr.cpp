@@ -304,8 +304,9 @@ const Type *Checker::check_binary(Binary &binary) {
     case BinaryOp::Ne: {
         const bool comparable =
             (is_integer(lhs) && is_integer(rhs)) || (is_string_like(lhs) && is_string_like(rhs)) ||
-            pointers_compatible(lhs, rhs) || (is_pointer(lhs) && is_null_constant(*binary.rhs)) ||
-            (is_pointer(rhs) && is_null_constant(*binary.lhs));
+            pointers_compatible(lhs, rhs) ||
+            ((is_pointer(lhs) || is_string_like(lhs)) && is_null_constant(*binary.rhs)) ||
+            ((is_pointer(rhs) || is_string_like(rhs)) && is_null_constant(*binary.lhs));
         if (!comparable) {
             if ((is_string(lhs) && is_integer(rhs)) || (is_integer(lhs) && is_string(rhs)))
                 return incompatible("D_OP_INCOMPAT", "cannot compare a string with an integer");
@@ -376,6 +377,9 @@ const Type *Checker::check_conditional(Conditional &cond) {
     if (is_integer(yes) && is_integer(no))
         return usual_arithmetic(types_, yes, no);
     if (is_string_like(yes) && is_string_like(no))
+        return types_.string_type();
+    if ((is_string_like(yes) && is_null_constant(*cond.if_false)) ||
+        (is_null_constant(*cond.if_true) && is_string_like(no)))
         return types_.string_type();
     if (pointers_compatible(yes, no))
         return is_void(resolve(yes)->element) ? no : yes;

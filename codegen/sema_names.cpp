@@ -13,9 +13,12 @@ using namespace ast;
 
 namespace {
 
-// A key may be any scalar, string or stack; not a struct, array or void.
+// A key may be any scalar, string, stack, or complete struct, union or array
+// (its bytes); not void or a function.
 bool valid_key(const Type *type) {
-    return is_scalar(type) || is_string(type) || resolve(type)->kind == TypeKind::Stack;
+    const Type *t = resolve(type);
+    return is_scalar(t) || is_string(t) || t->kind == TypeKind::Stack ||
+           ((is_struct_or_union(t) || is_array(t)) && t->complete && t->size > 0);
 }
 
 } // namespace

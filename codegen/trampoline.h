@@ -38,10 +38,10 @@ struct ClauseContextLayout {
     static constexpr uint32_t epid = 112;         // u64: the running clause's enabled probe
     static constexpr uint32_t error_args = 120;   // u64[10]: saved args while ERROR runs
     static constexpr uint32_t error_probe_id = 200;
-    static constexpr uint32_t timestamp = 208;    // u64: cached per firing, 0 = unset
-    static constexpr uint32_t errno_value = 216;  // u64: `errno`, set by providers that know it
-    static constexpr uint32_t stack_skip = 224;   // u64: TrampolineSpec::kernel_stack_skip
-    static constexpr uint32_t locals = 232;       // this-> variables, then record and scratch
+    static constexpr uint32_t timestamp = 208;   // u64: cached per firing, 0 = unset
+    static constexpr uint32_t errno_value = 216; // u64: `errno`, set by providers that know it
+    static constexpr uint32_t stack_skip = 224;  // u64: TrampolineSpec::kernel_stack_skip
+    static constexpr uint32_t locals = 232;      // this-> variables, then record and scratch
 };
 
 // When the clauses of a probe run, by the session's Activity.

@@ -490,6 +490,9 @@ bool assignable(const Type *to, const Type *from, bool rhs_is_null) {
         return true;
     if (is_string_like(to) && is_string_like(from))
         return true;
+    // NULL (or 0) is D's null string: `self->name = 0` frees a thread-local.
+    if (is_string(to) && rhs_is_null)
+        return true;
     if (is_pointer(to) && (pointers_compatible(to, from) || rhs_is_null))
         return true;
     // An array used as a value is a pointer to its first element.

@@ -484,6 +484,13 @@ KeyField KeyField::string(std::string text) {
     return field;
 }
 
+KeyField KeyField::bytes(std::string raw) {
+    KeyField field;
+    field.kind = KeyFieldKind::Bytes;
+    field.text = std::move(raw);
+    return field;
+}
+
 KeyField KeyField::stack(std::vector<uint64_t> frames, uint64_t pid) {
     KeyField field;
     field.kind = KeyFieldKind::Stack;
@@ -527,6 +534,7 @@ int compare_key_fields(const KeyField &a, const KeyField &b) {
             return three_way(a.width, b.width);
         return three_way(a.bits, b.bits);
     case KeyFieldKind::String:
+    case KeyFieldKind::Bytes:
         return three_way(a.text.compare(b.text), 0);
     case KeyFieldKind::Stack: {
         // A user stack record starts with its pid; kernel ones have none (0 here).

@@ -141,6 +141,7 @@ enum class KeyFieldKind : uint8_t {
     String,
     Stack,  // stack() or ustack(): printed one frame a line through a namer
     Symbol, // sym() mod() usym() umod() uaddr(): printed through a namer
+    Bytes,  // a struct, union or array: its bytes in `text`
 };
 
 // How a Symbol field names its address: "module`function+0x10" (uaddr()),
@@ -150,12 +151,12 @@ enum class SymbolForm : uint8_t { Address, Function, Module };
 struct KeyField {
     KeyFieldKind kind = KeyFieldKind::Integer;
     bool is_signed = true;
-    uint8_t width = 8;               // Integer: bytes
-    uint64_t bits = 0;               // Integer: the low `width` bytes, zero-extended
-    std::string text;                // String; Symbol: its name when known, see key order
-    std::vector<uint64_t> addresses; // Stack: frames, innermost first; Symbol: one
-    uint64_t pid = 0;                // Stack, Symbol: the process, 0 for the kernel
-    bool user = false;               // Stack, Symbol: addresses of process `pid`
+    uint8_t width = 8;                     // Integer: bytes
+    uint64_t bits = 0;                     // Integer: the low `width` bytes, zero-extended
+    std::string text;                      // String; Symbol: its name when known, see key order
+    std::vector<uint64_t> addresses;       // Stack: frames, innermost first; Symbol: one
+    uint64_t pid = 0;                      // Stack, Symbol: the process, 0 for the kernel
+    bool user = false;                     // Stack, Symbol: addresses of process `pid`
     SymbolForm form = SymbolForm::Address; // Symbol
 
     static KeyField signed_integer(int64_t value, unsigned width = 8);
@@ -165,6 +166,7 @@ struct KeyField {
     static KeyField symbol(uint64_t address, uint64_t pid = 0);
     static KeyField user_stack(std::vector<uint64_t> frames, uint64_t pid);
     static KeyField user_symbol(uint64_t address, uint64_t pid, SymbolForm form);
+    static KeyField bytes(std::string raw);
 
     int64_t signed_value() const; // Integer: sign-extended from `width`
     bool operator==(const KeyField &) const = default;

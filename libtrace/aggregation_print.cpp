@@ -1,5 +1,7 @@
 #include "libtrace/aggregation_print.h"
 
+#include "libtrace/print_value.h"
+
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
@@ -222,6 +224,19 @@ std::string format_key_field(const KeyField &field, const AggregationPrintOption
         }
     case KeyFieldKind::String:
         return format("  %-50s", field.text.c_str());
+    case KeyFieldKind::Bytes: {
+        // As dtrace prints memory: a string if it holds one, else a hex dump.
+        const size_t end = field.text.find('\0');
+        const std::string text = field.text.substr(0, end);
+        const bool string =
+            !text.empty() && field.text.find_first_not_of('\0', text.size()) == std::string::npos &&
+            std::all_of(text.begin(), text.end(),
+                        [](char c) { return std::isprint(static_cast<unsigned char>(c)); });
+        if (string)
+            return format("  %-50s", text.c_str());
+        return format_bytes(std::as_bytes(std::span(field.text.data(), field.text.size())),
+                            field.text.size());
+    }
     case KeyFieldKind::Symbol: {
         // The consumer names function and module keys when it reads them.
         const std::string name =

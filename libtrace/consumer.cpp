@@ -62,6 +62,8 @@ std::string fault_description(FaultKind kind, uint64_t address) {
         return "tuple stack overflow";
     case FaultKind::BadStack:
         return "bad stack";
+    case FaultKind::BadIndex:
+        return printf_string("index out of bounds (%" PRId64 ")", int64_t(address));
     default:
         return "unknown fault";
     }
@@ -284,6 +286,13 @@ KeyField Consumer::key_field(const ValueLayout &layout, std::span<const std::byt
     switch (layout.kind) {
     case ValueKind::String:
         return KeyField::string(read_string(key, layout.offset, layout.size));
+    case ValueKind::Bytes: {
+        std::string raw(layout.size, '\0');
+        if (layout.offset < key.size())
+            std::memcpy(raw.data(), key.data() + layout.offset,
+                        std::min<size_t>(layout.size, key.size() - layout.offset));
+        return KeyField::bytes(std::move(raw));
+    }
     case ValueKind::KernelStack:
     case ValueKind::UserStack: {
         bool user = layout.kind == ValueKind::UserStack;

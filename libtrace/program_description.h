@@ -45,6 +45,7 @@ enum class FaultKind : uint64_t {
     UserPrivilege = 7,
     TupleOverflow = 8,
     BadStack = 9,
+    BadIndex = 10, // an array index out of bounds; the address is the index
 };
 // "divide-by-zero", "invalid address (0x10)" as dtrace words them.
 std::string fault_description(FaultKind kind, uint64_t address);
