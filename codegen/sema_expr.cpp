@@ -378,15 +378,15 @@ const Type *Checker::check_conditional(Conditional &cond) {
         return usual_arithmetic(types_, yes, no);
     if (is_string_like(yes) && is_string_like(no))
         return types_.string_type();
-    if ((is_string_like(yes) && is_null_constant(*cond.if_false)) ||
-        (is_null_constant(*cond.if_true) && is_string_like(no)))
-        return types_.string_type();
     if (pointers_compatible(yes, no))
         return is_void(resolve(yes)->element) ? no : yes;
     if (is_pointer(yes) && is_null_constant(*cond.if_false))
         return yes;
     if (is_pointer(no) && is_null_constant(*cond.if_true))
         return no;
+    if ((is_string(yes) && is_null_constant(*cond.if_false)) ||
+        (is_null_constant(*cond.if_true) && is_string(no)))
+        return types_.string_type();
     if (resolve(yes) == resolve(no) && !is_void(yes))
         return yes;
     error("D_OP_INCOMPAT", cond.range,

@@ -602,8 +602,10 @@ TEST(SemaAggregations, ArgumentCountsAndTypes) {
     EXPECT_EQ(errors("BEGIN { @a = sum(execname); }"), Codes{"D_AGG_SCALAR@1:18"});
     EXPECT_EQ(errors("BEGIN { @a = quantize(arg0, 2); @b = avg(timestamp); }"), Codes{});
     EXPECT_EQ(errors("BEGIN { @a[stack(), ustack(5, 1024), execname] = count(); }"), Codes{});
-    EXPECT_EQ(errors("struct s { int a; } v;\nBEGIN { @a[v] = count(); }"),
-              Codes{"D_KEY_TYPE@2:12"});
+    // Structs are keys by their bytes; an incomplete one has none.
+    EXPECT_EQ(errors("struct s { int a; } v;\nBEGIN { @a[v] = count(); }"), Codes{});
+    EXPECT_EQ(errors("struct t;\nstruct t *p;\nBEGIN { @a[*p] = count(); }"),
+              Codes{"D_KEY_TYPE@3:12"});
 }
 
 TEST(SemaAggregations, LquantizeParameterRules) {
@@ -820,10 +822,12 @@ TEST(SemaOperators, NoArithmeticOnStrings) {
 }
 
 TEST(SemaOperators, StringsDoNotCompareWithIntegers) {
-    auto c = check("BEGIN /execname == 0/ { }");
+    auto c = check("BEGIN /execname == 1/ { }");
     const Diagnostic &d = only_diagnostic(*c);
     EXPECT_EQ(d.code, "D_OP_INCOMPAT");
     EXPECT_EQ(d.message, "operator == cannot compare a string with an integer: 'string' and 'int'");
+    // 0 is NULL, which a string may be.
+    EXPECT_EQ(errors("BEGIN /execname == 0 || NULL != strstr(execname, \"x\")/ { }"), Codes{});
 }
 
 TEST(SemaOperators, DivisionByConstantZero) {
