@@ -291,7 +291,7 @@ std::variant<OptionValue, OptionError> parse_option(const OptionSpec &spec,
             return OptionValue{true, 0};
         std::optional<uint64_t> bytes = size_value(*value);
         if (!bytes)
-            return invalid("a size: a number from 0 with an optional k, m, g or t suffix");
+            return invalid("a size: a number of bytes with an optional k, m, g or t suffix");
         return OptionValue{true, *bytes};
     }
     case Syntax::Rate: {
@@ -309,8 +309,9 @@ std::variant<OptionValue, OptionError> parse_option(const OptionSpec &spec,
         return OptionValue{};
     case Syntax::Choice: {
         std::string words(spec.choices);
-        std::string listed = words;
-        std::replace(listed.begin(), listed.end(), ' ', ',');
+        std::string listed;
+        for (char c : words)
+            listed += c == ' ' ? std::string(", ") : std::string(1, c);
         if (value) {
             size_t start = 0;
             while (start <= words.size()) {
@@ -324,7 +325,7 @@ std::variant<OptionValue, OptionError> parse_option(const OptionSpec &spec,
                 start = end + 1;
             }
         }
-        return invalid("one of " + listed);
+        return invalid("one of: " + listed);
     }
     case Syntax::Number:
     case Syntax::Positive: {
@@ -342,8 +343,8 @@ std::variant<OptionValue, OptionError> parse_option(const OptionSpec &spec,
                                kBadVersionForm};
         std::string version = canonical_version(*value);
         if (std::find(kVersions.begin(), kVersions.end(), version) == kVersions.end())
-            return OptionError{"D version '" + *value + "' is not one dtrace defines (it knows " +
-                                   version_list() + ")",
+            return OptionError{"D version '" + *value +
+                                   "' is not one dtrace defines: " + version_list(),
                                kUnknownVersion};
         return OptionValue{};
     }

@@ -94,8 +94,8 @@ bool Session::apply_option(const std::string &name, const std::optional<std::str
         return false;
     }
     if (in_program && spec->outside_program) {
-        error = "option '" + name + "' " + std::string(kOptionInProgram) +
-                ": give it on the command line (-x " + name + "=...)";
+        error = "option '" + name + "' cannot be set in a D program (" +
+                std::string(kOptionInProgram) + "): give it on the command line, -x " + name;
         return false;
     }
     auto parsed = parse_option(*spec, value);
