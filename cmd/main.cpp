@@ -29,6 +29,46 @@ int usage_error(const std::string &message) {
     return kExitUsage;
 }
 
+// -x errtags or #pragma D option errtags: errors in dtrace's one-line form.
+bool wants_errtags(const dtx::cmd::Options &options, const dtx::ast::Program &program) {
+    for (const auto &[name, value] : options.xopts)
+        if (name == "errtags" && !value)
+            return true;
+    for (const dtx::ast::Pragma &pragma : program.pragmas)
+        if (pragma.words.size() == 2 && pragma.words[0] == "option" && pragma.words[1] == "errtags")
+            return true;
+    return false;
+}
+
+// Prints the diagnostics. With errtags, as dtrace does: the first error on
+// one line after what failed ("failed to compile script x.d: [D_SYNTAX]
+// line 3: ..." or "invalid probe specifier TEXT: ..."); warnings as usual.
+void report(const dtx::DiagnosticEngine &diagnostics, const dtx::cmd::Options &options,
+            const std::vector<dtx::cmd::LoadedSource> &sources, bool errtags) {
+    if (!errtags) {
+        diagnostics.render(std::cerr);
+        return;
+    }
+    for (const dtx::Diagnostic &d : diagnostics.diagnostics()) {
+        if (d.severity != dtx::Severity::Error) {
+            dtx::render_diagnostic(std::cerr, d);
+            continue;
+        }
+        size_t unit = 0;
+        while (unit + 1 < sources.size() && sources[unit].file.get() != d.range.source)
+            unit++;
+        std::string what;
+        if (unit < sources.size() && !sources[unit].from_command_line)
+            what = "failed to compile script " + sources[unit].file->name();
+        else if (unit < sources.size())
+            what = "invalid probe specifier " + (unit < options.sources.size()
+                                                     ? options.sources[unit].text
+                                                     : sources[unit].file->text());
+        std::cerr << "dtx: " << (what.empty() ? "" : what + ": ") << dtx::errtags_form(d) << '\n';
+        return;
+    }
+}
+
 bool wants_dump(const dtx::cmd::Options &options, std::string_view stage) {
     return std::find(options.dump_stages.begin(), options.dump_stages.end(), stage) !=
            options.dump_stages.end();
@@ -59,7 +99,8 @@ int run(const dtx::cmd::Options &options) {
         parse_options.allow_bare_descriptions = source.from_command_line;
         dtx::parser::parse_program(*source.file, type_names, program, diagnostics, parse_options);
     }
-    diagnostics.render(std::cerr);
+    bool errtags = wants_errtags(options, program);
+    report(diagnostics, options, loaded.sources, errtags);
     if (diagnostics.has_errors())
         return kExitError;
 
@@ -123,8 +164,8 @@ int run(const dtx::cmd::Options &options) {
     session_options.zero_matches_allowed = options.zero_matches_ok;
     session_options.verbose = options.verbose;
     session_options.destructive = options.destructive;
-    for (const auto &[name, value] : options.xopts)
-        session_options.options.emplace_back(name, value.value_or(""));
+    session_options.flow_indent = options.flow_indent;
+    session_options.options = options.xopts;
     session_options.macro_arguments = options.macro_args;
     session_options.dump_stages = options.dump_stages;
     session_options.out = out;
@@ -142,7 +183,7 @@ int run(const dtx::cmd::Options &options) {
     dtx::trace::Session session(session_options);
     dtx::DiagnosticEngine compile_diagnostics;
     bool compiled = session.compile(program, units, compile_diagnostics);
-    compile_diagnostics.render(std::cerr);
+    report(compile_diagnostics, options, loaded.sources, errtags);
     if (!compiled)
         return kExitError;
     if (options.compile_only)

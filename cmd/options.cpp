@@ -27,7 +27,8 @@ constexpr std::array short_options = {
     ShortOption{'h', "", "print this help and exit", &Options::help},
     ShortOption{'i', "probe-id", "enable or list the probe with this id"},
     ShortOption{'I', "path", "add a directory to the preprocessor's include path"},
-    ShortOption{'l', "", "list the matching probes (all if no program; -p/-c add their USDT probes)",
+    ShortOption{'l', "",
+                "list the matching probes (all if no program; -p/-c add their USDT probes)",
                 &Options::list},
     ShortOption{'m', "module", "enable or list probes by module name"},
     ShortOption{'n', "name", "enable or list probes by probe name or description"},
@@ -149,6 +150,25 @@ std::optional<UsageError> add_option_argument(Options &options, char letter,
         std::optional<std::string> option_value;
         if (equals != std::string_view::npos) {
             option_value = value.substr(equals + 1);
+        }
+        // The preprocessor's options act here, where -C, -D, -I and -U do.
+        if (name == "cpp" && !option_value) {
+            options.preprocess = true;
+        } else if (option_value && (name == "define" || name == "incdir" || name == "undef")) {
+            char flag = name == "define" ? 'D' : name == "incdir" ? 'I' : 'U';
+            options.cpp_args.push_back(std::string("-") + flag + *option_value);
+        } else if (name == "cpphdrs" && !option_value) {
+            options.cpp_args.emplace_back("-H");
+        } else if (name == "cppargs" && option_value) {
+            std::string_view words = *option_value;
+            while (!words.empty()) {
+                size_t start = words.find_first_not_of(" \t\n\r\f\v");
+                if (start == std::string_view::npos)
+                    break;
+                size_t end = words.find_first_of(" \t\n\r\f\v", start);
+                options.cpp_args.emplace_back(words.substr(start, end - start));
+                words.remove_prefix(end == std::string_view::npos ? words.size() : end);
+            }
         }
         options.xopts.emplace_back(std::move(name), std::move(option_value));
         return std::nullopt;

@@ -33,8 +33,6 @@ struct CompileOptions {
     // current task (ppid, vtimestamp): ("task_struct", "real_parent") -> bytes.
     std::function<std::optional<uint64_t>(std::string_view type, std::string_view member)>
         kernel_member_offset;
-    // Quiet output (-q): a clause that records no action writes no record.
-    bool quiet = false;
     bool want_ir = false;       // keep the IR text (--dump=ir)
     bool want_assembly = false; // keep the BPF assembly (--dump=bpf)
 };

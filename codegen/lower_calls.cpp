@@ -119,6 +119,8 @@ trace::ActionDescription Lowering::action(const ast::Call &call, trace::ActionCo
     trace::ActionDescription action;
     const sema::FunctionDescriptor *function = function_of(call);
     action.function = function ? function->name : std::string_view();
+    action.shows_firing = !function || (function->role != sema::ClauseRole::Commit &&
+                                        function->role != sema::ClauseRole::Discard);
     action.consume = consume;
     action.location = call.range;
     return action;

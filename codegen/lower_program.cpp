@@ -748,16 +748,8 @@ void Lowering::lower_clause(ClauseState &state) {
         ir_.CreateRet(ir_.getInt32(0));
         ir_.SetInsertPoint(body);
     }
-    bool has_aggregation = false;
     for (const ast::StmtPtr &stmt : clause.statements) {
         state.statement++;
-        if (auto *e = stmt->as<ast::ExpressionStmt>())
-            if (auto *assign = e->expr->as<ast::Assign>()) {
-                const ast::Expr *target = assign->target.get();
-                if (auto *sub = target->as<ast::Subscript>())
-                    target = sub->base.get();
-                has_aggregation |= target->kind == ast::Expr::Kind::Aggregation;
-            }
         lower_statement(*stmt, state);
     }
     ir_.CreateBr(done);
@@ -765,7 +757,15 @@ void Lowering::lower_clause(ClauseState &state) {
 
     trace::ClauseDescription &d = *state.description;
     d.record_size = state.record_offset;
-    d.records = !d.actions.empty() || (!has_aggregation && !options_.quiet);
+    // As dtrace-utils: a record only for a clause with a data-recording
+    // action, or with an empty body (its default action, the probe line).
+    // Assignments and aggregations alone record nothing.
+    d.records = !d.actions.empty() || clause.statements.empty();
+    // commit() and discard() record for the consumer only: dtrace shows no
+    // probe line for a clause that has nothing else.
+    d.shows_firing = d.actions.empty() ||
+                     std::any_of(d.actions.begin(), d.actions.end(),
+                                 [](const trace::ActionDescription &a) { return a.shows_firing; });
     if (d.record_size > record_area_limit_)
         error(clause.range, "the clause records " + std::to_string(d.record_size) +
                                 " bytes per firing, more than the limit of " +

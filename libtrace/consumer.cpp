@@ -1,6 +1,7 @@
 #include "libtrace/consumer.h"
 
 #include "libtrace/bpf_object.h"
+#include "libtrace/options.h"
 #include "libtrace/print_value.h"
 
 #include <bpf/bpf.h>
@@ -27,17 +28,10 @@ std::string read_string(std::span<const std::byte> bytes, size_t offset, size_t 
 }
 
 std::string printf_string(const char *format, auto... args) {
-    char buffer[128];
-    int n = std::snprintf(buffer, sizeof(buffer), format, args...);
-    return std::string(buffer, size_t(std::max(n, 0)) < sizeof(buffer) ? size_t(std::max(n, 0))
-                                                                       : sizeof(buffer) - 1);
-}
-
-bool printable(const std::string &text) {
-    for (unsigned char c : text)
-        if (!std::isprint(c) && !std::isspace(c))
-            return false;
-    return true;
+    int n = std::snprintf(nullptr, 0, format, args...);
+    std::string text(size_t(std::max(n, 0)), '\0');
+    std::snprintf(text.data(), text.size() + 1, format, args...);
+    return text;
 }
 
 } // namespace
@@ -114,16 +108,90 @@ void Consumer::print_record(std::span<const std::byte> record) {
     auto header = read<RecordHeader>(record, 0);
     if (header.epid > program_.enabled_probes.size())
         return;
+    release_held_return(header.cpu, &header);
     const EnabledProbe &enabled = program_.enabled_probes[header.epid - 1];
     const ClauseDescription &clause = program_.clauses.at(enabled.clause);
-    if (!options_.quiet)
-        print_probe_line(header, enabled);
+    std::optional<Flow> flow;
+    if (options_.flow_indent && clause.shows_firing) {
+        flow = flow_of(enabled);
+        FlowState &state = flow_[header.cpu];
+        // A later clause of the same firing is not indented again.
+        if (*flow == Flow::Entry && state.last_epid != 0 && state.last_epid != header.epid &&
+            probe_id_of(state.last_epid) == enabled.probe_id)
+            flow = Flow::None;
+        // Only the last clause of a return firing unindents: wait for the
+        // next record of this CPU when another clause may follow.
+        bool later_clause =
+            std::any_of(program_.enabled_probes.begin() + header.epid,
+                        program_.enabled_probes.end(), [&](const EnabledProbe &other) {
+                            return other.probe_id == enabled.probe_id &&
+                                   program_.clauses.at(other.clause).records;
+                        });
+        if (*flow == Flow::Return && later_clause) {
+            held_returns_[header.cpu].assign(record.begin(), record.end());
+            return;
+        }
+    }
+    print_firing(record, flow);
+}
+
+void Consumer::release_held_return(uint16_t cpu, const RecordHeader *next) {
+    auto held = held_returns_.find(cpu);
+    if (held == held_returns_.end())
+        return;
+    std::vector<std::byte> record = std::move(held->second);
+    held_returns_.erase(held);
+    auto header = read<RecordHeader>(record, 0);
+    bool same_firing =
+        next && next->epid != header.epid && probe_id_of(next->epid) == probe_id_of(header.epid);
+    print_firing(record, same_firing ? Flow::None : Flow::Return);
+}
+
+void Consumer::print_firing(std::span<const std::byte> record, std::optional<Flow> flow) {
+    auto header = read<RecordHeader>(record, 0);
+    const EnabledProbe &enabled = program_.enabled_probes[header.epid - 1];
+    const ClauseDescription &clause = program_.clauses.at(enabled.clause);
+    record_quiet_ = options_.quiet;
+    if (clause.shows_firing)
+        print_probe_line(header, enabled, flow);
     auto mask = read<uint64_t>(record, sizeof(RecordHeader));
     for (size_t i = 0; i < clause.actions.size() && i < 64; i++)
         if (mask & (uint64_t{1} << i))
             clause.actions[i].consume(*this, clause.actions[i], record);
-    if (!options_.quiet)
+    // quiet as the record's own setopt() may have left it, as dtrace does.
+    if (clause.shows_firing && !options_.quiet)
         write("\n");
+    if (flow) {
+        FlowState &state = flow_[header.cpu];
+        if (*flow == Flow::Entry)
+            state.indent += 2;
+        state.last_epid = header.epid;
+    }
+}
+
+uint32_t Consumer::probe_id_of(uint32_t epid) const {
+    if (epid < 1 || epid > program_.enabled_probes.size())
+        return 0;
+    return program_.enabled_probes[epid - 1].probe_id;
+}
+
+Consumer::Flow Consumer::flow_of(const EnabledProbe &enabled) const {
+    const Probe *probe = probes_.find(enabled.probe_id);
+    if (!probe)
+        return Flow::None;
+    // "entry" or "...-entry" (function-entry), not "gentry".
+    auto is = [&](std::string_view kind) {
+        std::string_view name = probe->name.name;
+        return name == kind || (name.size() > kind.size() && name.ends_with(kind) &&
+                                name[name.size() - kind.size() - 1] == '-');
+    };
+    return is("entry") ? Flow::Entry : is("return") ? Flow::Return : Flow::None;
+}
+
+void Consumer::flush() {
+    while (!held_returns_.empty())
+        release_held_return(held_returns_.begin()->first, nullptr);
+    std::fflush(out_);
 }
 
 void Consumer::end_speculation(uint32_t id, bool commit) {
@@ -164,25 +232,58 @@ void Consumer::free_drained(uint32_t id) {
     speculations_.erase(it);
 }
 
-void Consumer::print_probe_line(const RecordHeader &header, const EnabledProbe &enabled) {
+void Consumer::print_probe_line(const RecordHeader &header, const EnabledProbe &enabled,
+                                std::optional<Flow> flow) {
+    // dtrace decides on its heading once, at the first firing.
     if (!heading_printed_) {
-        write(printf_string("%3s %6s %32s\n", "CPU", "ID", "FUNCTION:NAME"));
+        if (flow)
+            write(printf_string("%3s %-41s\n", "CPU", "FUNCTION"));
+        else if (!options_.quiet)
+            write(printf_string("%3s %6s %32s\n", "CPU", "ID", "FUNCTION:NAME"));
         heading_printed_ = true;
     }
     const Probe *probe = probes_.find(enabled.probe_id);
-    std::string name = probe ? probe->name.function_and_name() : "";
-    write(printf_string("%3u %6u %32s ", unsigned(header.cpu), enabled.probe_id, name.c_str()));
+    if (!flow) {
+        if (options_.quiet)
+            return;
+        std::string name = probe ? probe->name.function_and_name() : "";
+        write(printf_string("%3u %6u %32s ", unsigned(header.cpu), enabled.probe_id, name.c_str()));
+        return;
+    }
+    FlowState &state = flow_[header.cpu];
+    if (*flow == Flow::Return && state.indent > 0)
+        state.indent -= 2;
+    bool syscall = probe && probe->name.provider == "syscall";
+    std::string name(size_t(state.indent), ' ');
+    switch (*flow) {
+    case Flow::Entry:
+        name += syscall ? " => " : " -> ";
+        break;
+    case Flow::Return:
+        name += syscall ? " <= " : " <- ";
+        break;
+    case Flow::None:
+        name += "| ";
+        break;
+    }
+    if (probe)
+        name += *flow == Flow::None ? probe->name.function_and_name() : probe->name.function;
+    write(printf_string("%3u %-41s ", unsigned(header.cpu), name.c_str()));
+}
+
+std::string Consumer::probe_label(uint32_t epid) const {
+    if (const Probe *probe = probes_.find(probe_id_of(epid)))
+        return printf_string("ID %u: ", probe->id) + probe->name.full();
+    return "";
 }
 
 void Consumer::report_fault(std::span<const std::byte> record) {
     auto fault = read<FaultRecord>(record, 0);
     faults_++;
     std::string where;
-    std::string probe_name;
+    std::string probe_name = probe_label(fault.faulting_epid);
     if (fault.faulting_epid >= 1 && fault.faulting_epid <= program_.enabled_probes.size()) {
         const EnabledProbe &enabled = program_.enabled_probes[fault.faulting_epid - 1];
-        if (const Probe *probe = probes_.find(enabled.probe_id))
-            probe_name = printf_string("ID %u: ", probe->id) + probe->name.full();
         const SourceRange &at = program_.clauses.at(enabled.clause).location;
         if (at.valid())
             where = " at " + at.file_name() + ":" + std::to_string(at.begin.line) + ":" +
@@ -204,7 +305,10 @@ void Consumer::remember(uint64_t pid) const {
 
 std::string Consumer::trace_value(const ValueLayout &layout,
                                   std::span<const std::byte> record) const {
-    bool quiet = options_.quiet;
+    bool quiet = record_quiet_;
+    auto bytes_at = [&](size_t size) {
+        return format_bytes(record.subspan(std::min<size_t>(layout.offset, record.size())), size);
+    };
     switch (layout.kind) {
     case ValueKind::KernelStack:
     case ValueKind::UserStack:
@@ -216,8 +320,10 @@ std::string Consumer::trace_value(const ValueLayout &layout,
         // As dtrace prints them, quiet or not: as aggregation keys.
         return format_key_field(key_field(layout, record), options_.print);
     case ValueKind::Integer: {
+        if (options_.raw_bytes)
+            return bytes_at(layout.width);
         auto bits = read<uint64_t>(record, layout.offset);
-        // dtrace-utils' widths by size; unsigned types print unsigned.
+        // dtrace-utils' dt_print_trace: widths by size, unsigned types unsigned.
         bool u = !layout.is_signed;
         switch (layout.width) {
         case 1:
@@ -229,20 +335,23 @@ std::string Consumer::trace_value(const ValueLayout &layout,
         case 4:
             return u ? printf_string(quiet ? "%u" : " %10u", uint32_t(bits))
                      : printf_string(quiet ? "%d" : " %10d", int32_t(bits));
-        default: // dtrace-utils' dt_print_trace: room for every digit
+        default:
             return u ? printf_string(quiet ? "%" PRIu64 : " %20" PRIu64, bits)
                      : printf_string(quiet ? "%" PRId64 : " %19" PRId64, int64_t(bits));
         }
     }
     case ValueKind::String: {
+        if (options_.raw_bytes)
+            return bytes_at(layout.size);
+        // A string prints as one whatever its bytes (dt_print_trace).
         std::string text = read_string(record, layout.offset, layout.size);
-        if (printable(text))
-            return quiet ? text : printf_string("  %-33s", text.c_str());
-        [[fallthrough]];
+        if (quiet)
+            return text;
+        // "  %-33s", at any length.
+        return "  " + text + std::string(text.size() < 33 ? 33 - text.size() : 0, ' ');
     }
     default:
-        return format_bytes(record.subspan(std::min<size_t>(layout.offset, record.size())),
-                            layout.size);
+        return bytes_at(layout.size);
     }
 }
 
@@ -473,7 +582,62 @@ void Consumer::normalize(uint32_t aggregation, std::optional<uint64_t> divisor) 
         normals_[aggregation] = *divisor;
 }
 
-void Consumer::set_option(const std::string &, const std::string &) {}
+bool set_consumer_option(ConsumerOptions &options, std::string_view name,
+                         const OptionValue &value) {
+    if (name == "quiet")
+        options.quiet = value.set;
+    else if (name == "flowindent")
+        options.flow_indent = value.set;
+    else if (name == "rawbytes")
+        options.raw_bytes = value.set;
+    else if (name == "stackindent")
+        options.print.stack_indent = value.set ? unsigned(std::min<uint64_t>(value.number, 1024))
+                                               : AggregationPrintOptions{}.stack_indent;
+    else if (name == "aggsortkey")
+        options.print.sort.by_key = value.set;
+    else if (name == "aggsortrev")
+        options.print.sort.reverse = value.set;
+    else if (name == "aggsortpos")
+        options.print.sort.aggregation_position = value.set ? size_t(value.number) : 0;
+    else if (name == "aggsortkeypos")
+        options.print.sort.key_position = value.set ? size_t(value.number) : 0;
+    else
+        return false;
+    return true;
+}
+
+void Consumer::set_option(uint32_t epid, const std::string &name,
+                          const std::optional<std::string> &value) {
+    // A bare setopt("name") reaches dtrace's option code as "1".
+    const std::string given = value.value_or("1");
+    std::string_view refusal;
+    const OptionSpec *spec = find_option(name);
+    if (!spec) {
+        refusal = kInvalidOptionName;
+    } else if (spec->time == OptionTime::Runtime) {
+        refusal = kOptionWhileTracing;
+    } else {
+        auto parsed = parse_option(*spec, given);
+        if (auto *problem = std::get_if<OptionError>(&parsed))
+            refusal = problem->dtrace_reason;
+        else if (spec->time == OptionTime::Dynamic &&
+                 !set_consumer_option(options_, name, std::get<OptionValue>(parsed)) &&
+                 spec->effect == OptionSpec::Effect::Ignored &&
+                 noticed_options_.insert(name).second)
+            warn(no_effect_notice(*spec));
+        // A compile-time option changes nothing once the program runs; dtrace
+        // takes its value without a word, as here.
+    }
+    if (refusal.empty())
+        return;
+    // dtrace's words, its blank line after them included.
+    std::fflush(out_);
+    std::fprintf(err_,
+                 "dtx: error on enabled probe ID %u (%s): couldn't set option \"%s\" to "
+                 "\"%s\": %.*s\n\n",
+                 epid, probe_label(epid).c_str(), name.c_str(), given.c_str(), int(refusal.size()),
+                 refusal.data());
+}
 
 void Consumer::run_command(const std::string &command) {
     std::fflush(out_);
@@ -600,6 +764,7 @@ void Consumer::report_drops() {
 }
 
 void Consumer::finish() {
+    flush();
     write("\n");
     std::vector<AggregationSnapshot> remaining;
     for (const AggregationDescription &d : program_.aggregations) {

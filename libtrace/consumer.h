@@ -3,6 +3,14 @@
 //   - a record is one clause's firing on one probe: without -q the probe line
 //     ("%3d %6d %32s " CPU, probe ID, FUNCTION:NAME, dtrace's heading once
 //     before the first), then each action the clause executed, then "\n";
+//   - with flowindent (-F) the probe line is "%3d %-41s " (CPU, then the
+//     function after "-> " at entry probes, "<- " at return probes, "=> "
+//     and "<= " for syscalls, "| " and FUNCTION:NAME for the others),
+//     indented two columns more after each entry and less at each return,
+//     per CPU, under the heading "CPU FUNCTION" (printed even with -q, as
+//     dtrace does);
+//   - setopt() changes the dynamic options (quiet, flowindent, aggsort* ...)
+//     from the next record on;
 //   - exit() records the status and ends tracing; printa/clear/trunc/
 //     normalize act on a snapshot of the aggregation taken when the record
 //     arrives, as dtrace's consumer does;
@@ -34,6 +42,8 @@ class BpfObject;
 
 struct ConsumerOptions {
     bool quiet = false;
+    bool flow_indent = false; // flowindent, -F
+    bool raw_bytes = false;   // rawbytes: trace() prints every value as a hex dump
     AggregationPrintOptions print;
     FormatContext format;
     // Called with each process a ProcessRecord announces, and each one whose
@@ -44,6 +54,12 @@ struct ConsumerOptions {
     // beyond are speculative drops.
     uint64_t speculation_size = 4 << 20;
 };
+
+struct OptionValue;
+
+// Applies one of the options the consumer reads (quiet, flowindent, rawbytes,
+// stackindent, aggsort*) to `options`; false for any other name.
+bool set_consumer_option(ConsumerOptions &options, std::string_view name, const OptionValue &value);
 
 class Consumer {
 public:
@@ -59,7 +75,9 @@ public:
     // Faults reported so far (they are reported, not fatal, as in dtrace).
     uint64_t faults() const { return faults_; }
 
-    void flush() { std::fflush(out_); }
+    // Prints what is held back (a return record under flowindent waits for
+    // the next record of its CPU), then flushes the output.
+    void flush();
 
     // What dtrace prints when tracing ends: "\n", then every aggregation no
     // printa() printed, then drop counts on stderr.
@@ -92,8 +110,11 @@ public:
     void truncate(uint32_t aggregation, std::optional<int64_t> keep);
     // normalize()/denormalize(): a divisor for the aggregation's printed values.
     void normalize(uint32_t aggregation, std::optional<uint64_t> divisor);
-    // setopt(): options the consumer applies while tracing.
-    void set_option(const std::string &name, const std::string &value);
+    // setopt() in the clause of enabled probe `epid`: a dynamic option
+    // changes from the next record on; anything else is refused with
+    // dtrace's warning. No value means "set" (dtrace passes "1").
+    void set_option(uint32_t epid, const std::string &name,
+                    const std::optional<std::string> &value);
     // system(): runs `command` with /bin/sh, its output going where the
     // trace's goes, after what was printed before it.
     void run_command(const std::string &command);
@@ -102,7 +123,20 @@ public:
     void end_speculation(uint32_t id, bool commit);
 
 private:
-    void print_probe_line(const RecordHeader &header, const EnabledProbe &enabled);
+    // How flowindent shows a firing.
+    enum class Flow { None, Entry, Return };
+
+    void print_probe_line(const RecordHeader &header, const EnabledProbe &enabled,
+                          std::optional<Flow> flow);
+    // "ID 1: dtrace:::BEGIN", the probe of enabled probe `epid`.
+    std::string probe_label(uint32_t epid) const;
+    uint32_t probe_id_of(uint32_t epid) const;
+    Flow flow_of(const EnabledProbe &enabled) const;
+    // Prints the return record held for `cpu`, if any, now that `next` (null
+    // when none) shows whether another clause of its firing follows.
+    void release_held_return(uint16_t cpu, const RecordHeader *next);
+    // One firing's output; `flow` when flowindent shows it.
+    void print_firing(std::span<const std::byte> record, std::optional<Flow> flow);
     void report_fault(std::span<const std::byte> record);
     AggregationSnapshot &snapshot(uint32_t aggregation);
     // clear() and trunc() on the aggregation's map: `kept` is what trunc()
@@ -133,6 +167,17 @@ private:
     FILE *err_;
     Formatter formatter_;
     bool heading_printed_ = false;
+    // quiet as it was when the record being printed started: trace() pads
+    // by it (dtrace reads it once per buffer, before the records).
+    bool record_quiet_ = false;
+    // flowindent's state per CPU: the indentation and the last EPID shown.
+    struct FlowState {
+        int indent = 0;
+        uint32_t last_epid = 0;
+    };
+    std::map<uint16_t, FlowState> flow_;
+    std::map<uint16_t, std::vector<std::byte>> held_returns_; // by CPU
+    std::set<std::string> noticed_options_;                   // "has no effect" said once each
     std::optional<int> exit_status_;
     uint64_t faults_ = 0;
     // Per aggregation: normalization and what has been printed by printa.

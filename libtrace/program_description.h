@@ -144,9 +144,12 @@ struct ActionDescription {
     std::vector<ValueLayout> values;   // what the record holds for it, in argument order
     std::optional<std::string> format; // printf/printa/system
     std::optional<ParsedFormat> parsed_format;
-    std::vector<uint32_t> aggregations;    // ids
-    std::string option_name, option_value; // setopt
-    uint32_t printed_type = 0;             // print(): index in ProgramDescription::printed_types
+    std::vector<uint32_t> aggregations;      // ids
+    std::string option_name;                 // setopt
+    std::optional<std::string> option_value; // setopt; none: "set"
+    // False for commit() and discard(), which record for the consumer only.
+    bool shows_firing = true;
+    uint32_t printed_type = 0; // print(): index in ProgramDescription::printed_types
     SourceRange location;
 };
 
@@ -154,7 +157,8 @@ struct ClauseDescription {
     uint32_t index = 0; // in program order
     SourceRange location;
     uint32_t record_size = 0; // header included
-    bool records = true;      // false: the clause writes nothing (aggregations only)
+    bool records = true;      // false: the clause writes nothing (no data-recording action)
+    bool shows_firing = true; // false: its records print no probe line (commit/discard only)
     std::vector<ActionDescription> actions;
 };
 

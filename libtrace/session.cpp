@@ -5,6 +5,7 @@
 #include "libtrace/bpf_object.h"
 #include "libtrace/consumer.h"
 #include "libtrace/kernel_symbols.h"
+#include "libtrace/options.h"
 #include "libtrace/user_symbols.h"
 #include "libtrace/vmlinux_btf.h"
 #include "providers/provider.h"
@@ -26,28 +27,6 @@
 namespace dtx::trace {
 
 namespace {
-
-// "4m" -> 4194304; sizes as dtrace's options take them.
-std::optional<uint64_t> parse_size(const std::string &text) {
-    if (text.empty())
-        return std::nullopt;
-    char *end = nullptr;
-    errno = 0;
-    unsigned long long value = std::strtoull(text.c_str(), &end, 0);
-    if (errno || end == text.c_str())
-        return std::nullopt;
-    std::string suffix(end);
-    uint64_t scale = 1;
-    if (suffix == "k" || suffix == "K")
-        scale = 1ull << 10;
-    else if (suffix == "m" || suffix == "M")
-        scale = 1ull << 20;
-    else if (suffix == "g" || suffix == "G")
-        scale = 1ull << 30;
-    else if (!suffix.empty())
-        return std::nullopt;
-    return value * scale;
-}
 
 // $1 .. $9, $target and friends in a probe description field. Without a target
 // process, $target stays as written, so the description matches nothing.
@@ -97,7 +76,8 @@ int run_program(int fd) {
 } // namespace
 
 Session::Session(SessionOptions options) : options_(std::move(options)) {
-    quiet_ = options_.quiet;
+    consumer_options_.quiet = options_.quiet;
+    consumer_options_.flow_indent = options_.flow_indent;
     providers_ = providers::make_providers({options_.targets, elf_files_});
     for (auto &provider : providers_)
         if (provider->name() == "dtrace")
@@ -106,29 +86,45 @@ Session::Session(SessionOptions options) : options_(std::move(options)) {
 
 Session::~Session() = default;
 
-bool Session::apply_option(const std::string &name, const std::string &value, std::string &error) {
+bool Session::apply_option(const std::string &name, const std::optional<std::string> &value,
+                           bool in_program, std::string &error) {
+    const OptionSpec *spec = find_option(name);
+    if (!spec) {
+        error = "unknown option '" + name + "'";
+        return false;
+    }
+    if (in_program && spec->outside_program) {
+        error = "option '" + name + "' cannot be set in a D program (" +
+                std::string(kOptionInProgram) + "): give it on the command line, -x " + name;
+        return false;
+    }
+    auto parsed = parse_option(*spec, value);
+    if (auto *problem = std::get_if<OptionError>(&parsed)) {
+        error = problem->message;
+        return false;
+    }
+    const OptionValue &v = std::get<OptionValue>(parsed);
+    if (spec->effect == OptionSpec::Effect::Ignored) {
+        if (noticed_options_.insert(name).second)
+            std::fprintf(options_.err, "dtx: %s\n", no_effect_notice(*spec).c_str());
+        return true;
+    }
     auto size = [&](uint64_t &target) {
-        std::optional<uint64_t> parsed = parse_size(value);
-        if (!parsed || *parsed == 0) {
-            error = "option '" + name + "' needs a size, not '" + value + "'";
+        if (v.number == 0) {
+            error = "option '" + name + "' needs a size from 1 byte, not " +
+                    (value ? "'" + *value + "'" : std::string("nothing"));
             return false;
         }
-        target = *parsed;
+        target = v.number;
         return true;
     };
-    auto number = [&](size_t &target) {
-        std::optional<uint64_t> parsed = parse_size(value.empty() ? "0" : value);
-        if (!parsed) {
-            error = "option '" + name + "' needs a number, not '" + value + "'";
-            return false;
-        }
-        target = size_t(*parsed);
-        return true;
+    auto frames = [&](uint32_t &target, uint32_t default_frames) {
+        // bpf_get_stack() gives at most 127 frames (dtrace caps at maxframes).
+        target = v.set ? uint32_t(std::clamp<uint64_t>(v.number, 1, 127)) : default_frames;
     };
-    size_t ignored_count = 0;
-    if (name == "quiet")
-        quiet_ = true;
-    else if (name == "bufsize")
+    if (set_consumer_option(consumer_options_, name, v))
+        return true;
+    if (name == "bufsize")
         return size(compile_options_.bufsize);
     else if (name == "aggsize")
         return size(compile_options_.aggsize);
@@ -136,52 +132,29 @@ bool Session::apply_option(const std::string &name, const std::string &value, st
         return size(compile_options_.dynvarsize);
     else if (name == "strsize")
         return size(compile_options_.strsize);
-    else if (name == "aggrate" || name == "switchrate" || name == "statusrate" ||
-             name == "cleanrate")
-        return true; // the consumer wakes on each record; any rate is accepted
-    else if (name == "aggsortkey")
-        sort_by_key_ = true;
-    else if (name == "aggsortrev")
-        sort_reverse_ = true;
-    else if (name == "aggsortpos")
-        return number(sort_position_);
-    else if (name == "aggsortkeypos")
-        return number(sort_key_position_);
-    else if (name == "stackframes") {
-        size_t frames = 0;
-        if (!number(frames))
-            return false;
-        compile_options_.stackframes = uint32_t(std::clamp<size_t>(frames, 1, 127));
-    } else if (name == "ustackframes") {
-        size_t frames = 0;
-        if (!number(frames))
-            return false;
-        compile_options_.ustackframes = uint32_t(std::clamp<size_t>(frames, 1, 127));
-    } else if (name == "zdefs")
+    else if (name == "specsize")
+        return size(consumer_options_.speculation_size);
+    else if (name == "stackframes")
+        frames(compile_options_.stackframes, codegen::CompileOptions{}.stackframes);
+    else if (name == "ustackframes")
+        frames(compile_options_.ustackframes, codegen::CompileOptions{}.ustackframes);
+    else if (name == "zdefs")
         options_.zero_matches_allowed = true;
     else if (name == "defaultargs")
         defaultargs_ = true;
+    else if (name == "destructive")
+        options_.destructive = v.set;
     else if (name == "nspec") {
-        size_t count = 0;
-        if (!number(count))
-            return false;
         // Each speculation is a map slot claimed by a loop in speculation().
-        if (count < 1 || count > kMaxSpeculations) {
-            error = "option 'nspec' must be from 1 to " + std::to_string(kMaxSpeculations) +
-                    ", not '" + value + "'";
+        if (!v.set || v.number < 1 || v.number > kMaxSpeculations) {
+            error = "option 'nspec' needs a number from 1 to " + std::to_string(kMaxSpeculations) +
+                    ", not " + (value ? "'" + *value + "'" : std::string("nothing"));
             return false;
         }
-        compile_options_.nspec = uint32_t(count);
-    } else if (name == "specsize")
-        return size(speculation_size_);
-    else if (name == "destructive")
-        options_.destructive = true;
-    else if (name == "stackindent" || name == "flowindent" || name == "rawbytes")
-        return value.empty() || number(ignored_count);
-    else {
-        error = "unknown option '" + name + "'";
-        return false;
+        compile_options_.nspec = uint32_t(v.number);
     }
+    // The rest act elsewhere (errtags and the cpp options in the command) or
+    // need nothing (rates: the consumer reads each record as it comes).
     return true;
 }
 
@@ -241,16 +214,19 @@ bool Session::compile(ast::Program &program, std::span<const ProgramUnit> units,
         std::string word = pragma.words[1];
         size_t eq = word.find('=');
         std::string name = word.substr(0, eq);
-        std::string value = eq == std::string::npos ? "" : word.substr(eq + 1);
-        if (eq != std::string::npos && value.empty() && pragma.words.size() > 2)
-            value = pragma.words[2];
-        if (!apply_option(name, value, option_error)) {
+        std::optional<std::string> value;
+        if (eq != std::string::npos) {
+            value = word.substr(eq + 1);
+            if (value->empty() && pragma.words.size() > 2)
+                value = pragma.words[2];
+        }
+        if (!apply_option(name, value, true, option_error)) {
             diags.error("D_PRAGMA_OPTSET", pragma.range, option_error);
             return false;
         }
     }
     for (const auto &[name, value] : options_.options)
-        if (!apply_option(name, value, option_error)) {
+        if (!apply_option(name, value, false, option_error)) {
             std::fprintf(options_.err, "dtx: failed to set -x %s: %s\n", name.c_str(),
                          option_error.c_str());
             return false;
@@ -351,7 +327,6 @@ bool Session::compile(ast::Program &program, std::span<const ProgramUnit> units,
         return std::find(options_.dump_stages.begin(), options_.dump_stages.end(), stage) !=
                options_.dump_stages.end();
     };
-    compile_options_.quiet = quiet_;
     compile_options_.want_ir = wants("ir");
     compile_options_.want_assembly = wants("bpf");
     codegen::CompileInput input{program, checked, clause_probes, specs, probes_};
@@ -399,7 +374,7 @@ int Session::run() {
         }
     }
 
-    if (!quiet_)
+    if (!consumer_options_.quiet)
         for (const std::string &notice : match_notices_)
             std::fprintf(options_.err, "%s\n", notice.c_str());
 
@@ -500,13 +475,7 @@ int Session::run() {
         }
     }
 
-    ConsumerOptions consumer_options;
-    consumer_options.quiet = quiet_;
-    consumer_options.speculation_size = speculation_size_;
-    consumer_options.print.sort.by_key = sort_by_key_;
-    consumer_options.print.sort.reverse = sort_reverse_;
-    consumer_options.print.sort.aggregation_position = sort_position_;
-    consumer_options.print.sort.key_position = sort_key_position_;
+    ConsumerOptions consumer_options = consumer_options_;
     auto symbols = std::make_shared<std::optional<KernelSymbolTable>>();
     auto kernel_table = [symbols]() -> const KernelSymbolTable * {
         if (!symbols->has_value()) {
@@ -623,7 +592,7 @@ int Session::run() {
             } else if (fd != ring_buffer__epoll_fd(ring)) {
                 std::string notice = options_.targets->note_exit(fd);
                 epoll_ctl(epoll.get(), EPOLL_CTL_DEL, fd, nullptr);
-                if (!quiet_)
+                if (!consumer.options().quiet)
                     std::fprintf(options_.err, "dtx: %s\n", notice.c_str());
             }
         }

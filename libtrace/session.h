@@ -9,6 +9,7 @@
 
 #include "codegen/compile.h"
 #include "codegen/sema.h"
+#include "libtrace/consumer.h"
 #include "libtrace/elf_file.h"
 #include "libtrace/probe.h"
 #include "libtrace/target.h"
@@ -19,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -35,8 +37,10 @@ struct SessionOptions {
     bool zero_matches_allowed = false; // -Z
     bool verbose = false;              // -v
     bool destructive = false;          // -w: destructive actions allowed
-    // -x name[=value], in order; #pragma D option lines are read from the program.
-    std::vector<std::pair<std::string, std::string>> options;
+    bool flow_indent = false;          // -F
+    // -x name[=value], in order (no value: "-x name"); #pragma D option
+    // lines are read from the program.
+    std::vector<std::pair<std::string, std::optional<std::string>>> options;
     std::vector<std::string> macro_arguments; // $1 ..
     std::vector<std::string> dump_stages;     // --dump=ir, --dump=bpf
     FILE *out = stdout;
@@ -72,18 +76,19 @@ public:
     const codegen::CompiledProgram *compiled() const { return compiled_.get(); }
 
 private:
-    bool apply_option(const std::string &name, const std::string &value, std::string &error);
+    // One -x option (in_program: a #pragma D option); false with `error` set.
+    bool apply_option(const std::string &name, const std::optional<std::string> &value,
+                      bool in_program, std::string &error);
     std::optional<uint64_t> kernel_member_offset(std::string_view type, std::string_view member);
     // args[] of a clause enabling `probes`, from their providers.
     sema::ClauseArguments clause_arguments(std::span<const Probe *const> probes);
 
     SessionOptions options_;
     codegen::CompileOptions compile_options_;
-    bool quiet_ = false;
-    bool defaultargs_ = false;            // -x defaultargs (the program's pragma is sema's)
-    uint64_t speculation_size_ = 4 << 20; // specsize
-    bool sort_by_key_ = false, sort_reverse_ = false;
-    size_t sort_position_ = 0, sort_key_position_ = 0;
+    bool defaultargs_ = false; // -x defaultargs (the program's pragma is sema's)
+    // What the options set for the consumer (quiet, flowindent, aggsort* ...).
+    ConsumerOptions consumer_options_;
+    std::set<std::string> noticed_options_; // "has no effect" said once each
     ProbeTable probes_;
     // The ELF files the pid and usdt providers and user symbols read, each once.
     std::shared_ptr<ElfFileCache> elf_files_ = std::make_shared<ElfFileCache>();

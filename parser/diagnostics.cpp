@@ -1,6 +1,7 @@
 #include "parser/diagnostics.h"
 
 #include <ostream>
+#include <string>
 
 namespace dtx {
 
@@ -64,6 +65,15 @@ void render_diagnostic(std::ostream &out, const Diagnostic &d) {
     }
     for (const std::string &hint : d.hints)
         out << "hint: " << hint << '\n';
+}
+
+std::string errtags_form(const Diagnostic &d) {
+    std::string text;
+    if (!d.code.empty())
+        text += "[" + d.code + "] ";
+    if (d.range.valid())
+        text += "line " + std::to_string(d.range.begin.line) + ": ";
+    return text + d.message;
 }
 
 } // namespace dtx

@@ -44,4 +44,8 @@ private:
 
 void render_diagnostic(std::ostream &out, const Diagnostic &d);
 
+// dtrace's one-line form of a diagnostic, as -x errtags shows it after
+// "failed to compile script x.d: ": "[D_SYNTAX] line 3: message".
+std::string errtags_form(const Diagnostic &d);
+
 } // namespace dtx

@@ -244,8 +244,9 @@ Value lower_exit(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
 }
 
 void consume_setopt(Consumer &consumer, const ActionDescription &action,
-                    std::span<const std::byte>) {
-    consumer.set_option(action.option_name, action.option_value);
+                    std::span<const std::byte> record) {
+    consumer.set_option(consumer.read<trace::RecordHeader>(record, 0).epid, action.option_name,
+                        action.option_value);
 }
 
 bool check_setopt(CallCheck &check) {

@@ -259,6 +259,15 @@ TEST(Options, XoptsAttachedSeparateAndGrouped) {
     EXPECT_TRUE(options.quiet);
 }
 
+TEST(Options, XoptsOfThePreprocessorActLikeTheirLetters) {
+    Options options =
+        parse_ok({"-x", "cpp", "-x", "define=A=1", "-x", "incdir=/inc", "-x", "undef=B", "-x",
+                  "cppargs= -DC  -DD=2 ", "-x", "cpphdrs", "-n", "BEGIN"});
+    EXPECT_TRUE(options.preprocess);
+    EXPECT_EQ(options.cpp_args, (Strings{"-DA=1", "-I/inc", "-UB", "-DC", "-DD=2", "-H"}));
+    EXPECT_EQ(options.xopts.size(), 6u); // still checked as options by the session
+}
+
 TEST(Options, XoptNeedsAName) {
     EXPECT_EQ(parse_error({"-x", "=4m", "-n", "BEGIN"}), "missing option name in -x '=4m'");
     EXPECT_EQ(parse_error({"-x", "", "-n", "BEGIN"}), "missing option name in -x ''");

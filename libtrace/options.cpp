@@ -1,0 +1,359 @@
+#include "libtrace/options.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <strings.h>
+
+namespace dtx::trace {
+
+namespace {
+
+using Time = OptionTime;
+using Syntax = OptionSyntax;
+using Effect = OptionSpec::Effect;
+
+// dt_options.c's tables, in one list sorted by name.
+constexpr std::array kOptions = {
+    OptionSpec{"aggpercpu", Time::Compile, Syntax::Flag, Effect::Ignored},
+    OptionSpec{"aggrate", Time::Dynamic, Syntax::Rate, Effect::Moot},
+    OptionSpec{"aggsize", Time::Runtime, Syntax::Size, Effect::Acts},
+    OptionSpec{"aggsortkey", Time::Dynamic, Syntax::Toggle, Effect::Acts},
+    OptionSpec{"aggsortkeypos", Time::Dynamic, Syntax::Toggle, Effect::Acts},
+    OptionSpec{"aggsortpos", Time::Dynamic, Syntax::Toggle, Effect::Acts},
+    OptionSpec{"aggsortrev", Time::Dynamic, Syntax::Toggle, Effect::Acts},
+    OptionSpec{"amin", Time::Compile, Syntax::Text, Effect::Ignored},
+    OptionSpec{"argref", Time::Compile, Syntax::Flag, Effect::Ignored},
+    OptionSpec{"bpflog", Time::Runtime, Syntax::Toggle, Effect::Ignored},
+    OptionSpec{"bpflogsize", Time::Runtime, Syntax::Size, Effect::Ignored},
+    OptionSpec{"bufpolicy", Time::Runtime, Syntax::Choice, Effect::Ignored, false,
+               "ring fill switch"},
+    OptionSpec{"bufresize", Time::Runtime, Syntax::Choice, Effect::Ignored, false, "auto manual"},
+    OptionSpec{"bufsize", Time::Runtime, Syntax::Size, Effect::Acts},
+    OptionSpec{"cleanrate", Time::Runtime, Syntax::Rate, Effect::Moot},
+    OptionSpec{"core", Time::Compile, Syntax::Flag, Effect::Ignored},
+    OptionSpec{"cpp", Time::Compile, Syntax::Flag, Effect::Acts},
+    OptionSpec{"cppargs", Time::Compile, Syntax::Text, Effect::Acts, true},
+    OptionSpec{"cpphdrs", Time::Compile, Syntax::Flag, Effect::Acts, true},
+    OptionSpec{"cpppath", Time::Compile, Syntax::Text, Effect::Ignored, true},
+    OptionSpec{"cpu", Time::Runtime, Syntax::Toggle, Effect::Ignored},
+    OptionSpec{"ctfpath", Time::Compile, Syntax::Text, Effect::Ignored, true},
+    OptionSpec{"ctypes", Time::Compile, Syntax::Text, Effect::Ignored},
+    OptionSpec{"debug", Time::Compile, Syntax::Flag, Effect::Ignored},
+    OptionSpec{"debugassert", Time::Compile, Syntax::Choice, Effect::Ignored, false, "mutexes"},
+    OptionSpec{"defaultargs", Time::Compile, Syntax::Flag, Effect::Acts},
+    OptionSpec{"define", Time::Compile, Syntax::Text, Effect::Acts, true},
+    OptionSpec{"destructive", Time::Runtime, Syntax::Toggle, Effect::Acts},
+    OptionSpec{"disasm", Time::Compile, Syntax::Number, Effect::Ignored},
+    OptionSpec{"droptags", Time::Compile, Syntax::Ignored, Effect::Ignored},
+    OptionSpec{"dtypes", Time::Compile, Syntax::Text, Effect::Ignored},
+    OptionSpec{"dynvarsize", Time::Runtime, Syntax::Size, Effect::Acts},
+    OptionSpec{"empty", Time::Compile, Syntax::Flag, Effect::Ignored},
+    OptionSpec{"errtags", Time::Compile, Syntax::Flag, Effect::Acts},
+    OptionSpec{"evaltime", Time::Compile, Syntax::Choice, Effect::Ignored, false,
+               "exec preinit postinit main"},
+    OptionSpec{"flowindent", Time::Dynamic, Syntax::Toggle, Effect::Acts},
+    OptionSpec{"grabanon", Time::Runtime, Syntax::Toggle, Effect::Ignored},
+    OptionSpec{"incdir", Time::Compile, Syntax::Text, Effect::Acts, true},
+    OptionSpec{"iregs", Time::Compile, Syntax::Positive, Effect::Ignored},
+    OptionSpec{"jstackframes", Time::Runtime, Syntax::Toggle, Effect::Ignored},
+    OptionSpec{"jstackstrsize", Time::Runtime, Syntax::Size, Effect::Ignored},
+    OptionSpec{"kdefs", Time::Compile, Syntax::Flag, Effect::Ignored},
+    OptionSpec{"knodefs", Time::Compile, Syntax::Flag, Effect::Ignored},
+    OptionSpec{"late", Time::Compile, Syntax::Choice, Effect::Ignored, false, "dynamic static"},
+    OptionSpec{"lazyload", Time::Compile, Syntax::Ignored, Effect::Ignored},
+    OptionSpec{"ldpath", Time::Compile, Syntax::Text, Effect::Ignored, true},
+    OptionSpec{"libdir", Time::Compile, Syntax::Text, Effect::Ignored},
+    OptionSpec{"linkmode", Time::Compile, Syntax::Choice, Effect::Ignored, false,
+               "kernel dynamic static"},
+    OptionSpec{"linknommap", Time::Compile, Syntax::Ignored, Effect::Ignored},
+    OptionSpec{"linktype", Time::Compile, Syntax::Choice, Effect::Ignored, false, "elf dof"},
+    OptionSpec{"lockmem", Time::Runtime, Syntax::Size, Effect::Ignored},
+    OptionSpec{"maxframes", Time::Runtime, Syntax::Toggle, Effect::Ignored},
+    OptionSpec{"modpath", Time::Compile, Syntax::Text, Effect::Ignored, true},
+    OptionSpec{"nolibs", Time::Compile, Syntax::Flag, Effect::Ignored},
+    OptionSpec{"noresolve", Time::Runtime, Syntax::Toggle, Effect::Ignored},
+    OptionSpec{"nspec", Time::Runtime, Syntax::Toggle, Effect::Acts},
+    OptionSpec{"pcapsize", Time::Runtime, Syntax::Size, Effect::Ignored},
+    OptionSpec{"pgmax", Time::Compile, Syntax::Number, Effect::Ignored},
+    OptionSpec{"preallocate", Time::Compile, Syntax::Size, Effect::Ignored},
+    OptionSpec{"printsize", Time::Dynamic, Syntax::Size, Effect::Ignored},
+    OptionSpec{"procfspath", Time::Compile, Syntax::Text, Effect::Ignored, true},
+    OptionSpec{"pspec", Time::Compile, Syntax::Flag, Effect::Ignored},
+    OptionSpec{"quiet", Time::Dynamic, Syntax::Toggle, Effect::Acts},
+    OptionSpec{"quietresize", Time::Dynamic, Syntax::Toggle, Effect::Moot},
+    OptionSpec{"rawbytes", Time::Dynamic, Syntax::Toggle, Effect::Acts},
+    OptionSpec{"scratchsize", Time::Runtime, Syntax::Size, Effect::Ignored},
+    OptionSpec{"specsize", Time::Runtime, Syntax::Size, Effect::Acts},
+    OptionSpec{"stackframes", Time::Runtime, Syntax::Toggle, Effect::Acts},
+    OptionSpec{"stackindent", Time::Dynamic, Syntax::Toggle, Effect::Acts},
+    OptionSpec{"statusrate", Time::Runtime, Syntax::Rate, Effect::Moot},
+    OptionSpec{"stdc", Time::Compile, Syntax::Choice, Effect::Ignored, true, "a c t s"},
+    OptionSpec{"strip", Time::Compile, Syntax::Flag, Effect::Ignored},
+    OptionSpec{"strsize", Time::Runtime, Syntax::Size, Effect::Acts},
+    OptionSpec{"switchrate", Time::Dynamic, Syntax::Rate, Effect::Moot},
+    OptionSpec{"syslibdir", Time::Compile, Syntax::Text, Effect::Ignored},
+    OptionSpec{"sysslice", Time::Compile, Syntax::Text, Effect::Ignored},
+    OptionSpec{"tree", Time::Compile, Syntax::Positive, Effect::Ignored},
+    OptionSpec{"tregs", Time::Compile, Syntax::Positive, Effect::Ignored},
+    OptionSpec{"udefs", Time::Compile, Syntax::Flag, Effect::Ignored},
+    OptionSpec{"undef", Time::Compile, Syntax::Text, Effect::Acts, true},
+    OptionSpec{"unodefs", Time::Compile, Syntax::Flag, Effect::Ignored},
+    OptionSpec{"useruid", Time::Compile, Syntax::Number, Effect::Ignored},
+    OptionSpec{"ustackframes", Time::Runtime, Syntax::Toggle, Effect::Acts},
+    OptionSpec{"verbose", Time::Compile, Syntax::Flag, Effect::Ignored},
+    OptionSpec{"version", Time::Compile, Syntax::Version, Effect::Acts},
+    OptionSpec{"zdefs", Time::Compile, Syntax::Flag, Effect::Acts},
+};
+
+// libdtrace/versions.list.
+constexpr std::array<std::string_view, 21> kVersions = {
+    "1.0",   "1.1",   "1.2",   "1.2.1", "1.2.2", "1.3",   "1.4",
+    "1.4.1", "1.5",   "1.6",   "1.6.1", "1.6.2", "1.6.3", "1.6.4",
+    "2.0",   "2.0.1", "2.0.2", "2.0.3", "2.0.4", "2.0.5", "2.0.6"};
+
+constexpr std::string_view kInvalidValue = "Invalid value for specified option";
+constexpr std::string_view kBadVersionForm = "Version is not properly formatted or is too large";
+constexpr std::string_view kUnknownVersion = "Requested version is not supported by compiler";
+
+// strtoull over the whole of `text` (base 0, as dtrace reads numbers),
+// refusing negative numbers; the rest of the text goes to `rest`.
+std::optional<uint64_t> leading_number(const std::string &text, std::string_view &rest) {
+    if (text.empty() || text[0] == '-' || std::isspace(uint8_t(text[0])))
+        return std::nullopt;
+    char *end = nullptr;
+    errno = 0;
+    unsigned long long value = std::strtoull(text.c_str(), &end, 0);
+    if (errno != 0 || end == text.c_str())
+        return std::nullopt;
+    rest = std::string_view(text).substr(size_t(end - text.c_str()));
+    return value;
+}
+
+// dt_opt_runtime's words for set and unset.
+std::optional<bool> toggle_word(const std::string &text) {
+    constexpr std::pair<const char *, const char *> kWords[] = {
+        {"yes", "no"},     {"enable", "disable"}, {"enabled", "disabled"},
+        {"true", "false"}, {"on", "off"},         {"set", "unset"}};
+    for (auto [positive, negative] : kWords) {
+        if (strcasecmp(text.c_str(), positive) == 0)
+            return true;
+        if (strcasecmp(text.c_str(), negative) == 0)
+            return false;
+    }
+    return std::nullopt;
+}
+
+std::optional<uint64_t> size_value(const std::string &text) {
+    std::string_view rest;
+    std::optional<uint64_t> number = leading_number(text, rest);
+    if (!number)
+        return std::nullopt;
+    if (rest.empty())
+        return number;
+    if (rest.size() != 1)
+        return std::nullopt;
+    const std::string_view suffixes = "kmgt";
+    size_t power = suffixes.find(char(std::tolower(uint8_t(rest[0]))));
+    if (power == std::string_view::npos)
+        return std::nullopt;
+    unsigned shift = 10 * unsigned(power + 1);
+    if (*number > (UINT64_MAX >> shift))
+        return std::nullopt;
+    return *number << shift;
+}
+
+// dt_opt_rate: nanoseconds between events, from a time or a frequency.
+std::optional<uint64_t> rate_value(const std::string &text) {
+    std::string_view rest;
+    std::optional<uint64_t> number = leading_number(text, rest);
+    if (!number)
+        return std::nullopt;
+    constexpr uint64_t kSecond = 1000000000;
+    constexpr std::pair<const char *, uint64_t> kUnits[] = {
+        {"ns", 1},
+        {"nsec", 1},
+        {"us", 1000},
+        {"usec", 1000},
+        {"ms", 1000000},
+        {"msec", 1000000},
+        {"s", kSecond},
+        {"sec", kSecond},
+        {"m", 60 * kSecond},
+        {"min", 60 * kSecond},
+        {"h", 3600 * kSecond},
+        {"hour", 3600 * kSecond},
+        {"d", 86400 * kSecond},
+        {"day", 86400 * kSecond},
+        {"hz", 0},
+    };
+    if (rest.empty())
+        return number;
+    for (auto [unit, scale] : kUnits) {
+        if (strcasecmp(std::string(rest).c_str(), unit) != 0)
+            continue;
+        if (scale == 0)
+            return *number == 0 ? 0 : kSecond / *number;
+        return *number * scale;
+    }
+    return std::nullopt;
+}
+
+// dt_version_str2num: up to three dot-separated numbers.
+bool well_formed_version(const std::string &text) {
+    int dots = 0;
+    uint64_t part = 0;
+    const uint64_t limits[] = {0xff, 0xfff, 0xfff};
+    for (char c : text) {
+        if (std::isdigit(uint8_t(c))) {
+            part = part * 10 + uint64_t(c - '0');
+            if (part > limits[dots])
+                return false;
+        } else if (c != '.' || ++dots > 2) {
+            return false;
+        } else {
+            part = 0;
+        }
+    }
+    return true;
+}
+
+// "2" and "2.0.0" are the version "2.0".
+std::string canonical_version(const std::string &text) {
+    unsigned parts[3] = {0, 0, 0};
+    int at = 0;
+    for (char c : text) {
+        if (c == '.')
+            at++;
+        else
+            parts[at] = parts[at] * 10 + unsigned(c - '0');
+    }
+    std::string version = std::to_string(parts[0]) + "." + std::to_string(parts[1]);
+    if (parts[2] != 0)
+        version += "." + std::to_string(parts[2]);
+    return version;
+}
+
+std::string version_list() {
+    std::string list;
+    for (std::string_view version : kVersions)
+        list += (list.empty() ? "" : " ") + std::string(version);
+    return list;
+}
+
+} // namespace
+
+const OptionSpec *find_option(std::string_view name) {
+    auto found = std::lower_bound(
+        kOptions.begin(), kOptions.end(), name,
+        [](const OptionSpec &spec, std::string_view wanted) { return spec.name < wanted; });
+    return found != kOptions.end() && found->name == name ? &*found : nullptr;
+}
+
+std::span<const std::string_view> d_versions() {
+    return kVersions;
+}
+
+std::variant<OptionValue, OptionError> parse_option(const OptionSpec &spec,
+                                                    const std::optional<std::string> &value) {
+    const std::string name(spec.name);
+    auto invalid = [&](const std::string &expected) {
+        std::string given = value ? "'" + *value + "'" : "nothing";
+        return OptionError{"option '" + name + "' needs " + expected + ", not " + given,
+                           kInvalidValue};
+    };
+    switch (spec.syntax) {
+    case Syntax::Flag:
+        if (value)
+            return OptionError{"option '" + name + "' takes no value, not '" + *value + "'",
+                               kInvalidValue};
+        return OptionValue{};
+    case Syntax::Ignored:
+        return OptionValue{};
+    case Syntax::Toggle: {
+        if (!value)
+            return OptionValue{true, 0};
+        if (value->empty())
+            return OptionValue{false, 0};
+        if (std::optional<bool> word = toggle_word(*value))
+            return OptionValue{*word, *word ? 1u : 0u};
+        std::string_view rest;
+        std::optional<uint64_t> number = leading_number(*value, rest);
+        if (!number || !rest.empty())
+            return invalid("yes or no (set, unset, on, off, true, false, enable(d), "
+                           "disable(d)) or a number from 0");
+        return OptionValue{true, *number};
+    }
+    case Syntax::Size: {
+        if (!value)
+            return OptionValue{true, 0};
+        std::optional<uint64_t> bytes = size_value(*value);
+        if (!bytes)
+            return invalid("a size: a number of bytes with an optional k, m, g or t suffix");
+        return OptionValue{true, *bytes};
+    }
+    case Syntax::Rate: {
+        if (!value)
+            return OptionValue{true, 0};
+        std::optional<uint64_t> nanoseconds = rate_value(*value);
+        if (!nanoseconds)
+            return invalid("a rate: a whole number with a time unit (ns, us, ms, s, m, h, d) "
+                           "or hz");
+        return OptionValue{true, *nanoseconds};
+    }
+    case Syntax::Text:
+        if (!value)
+            return invalid("a value");
+        return OptionValue{};
+    case Syntax::Choice: {
+        std::string words(spec.choices);
+        std::string listed;
+        for (char c : words)
+            listed += c == ' ' ? std::string(", ") : std::string(1, c);
+        if (value) {
+            size_t start = 0;
+            while (start <= words.size()) {
+                size_t end = std::min(words.find(' ', start), words.size());
+                std::string word = words.substr(start, end - start);
+                // dtrace compares linktype without regard to case.
+                bool same = spec.name == "linktype" ? strcasecmp(word.c_str(), value->c_str()) == 0
+                                                    : word == *value;
+                if (same)
+                    return OptionValue{};
+                start = end + 1;
+            }
+        }
+        return invalid("one of: " + listed);
+    }
+    case Syntax::Number:
+    case Syntax::Positive: {
+        std::string_view rest;
+        std::optional<uint64_t> number = value ? leading_number(*value, rest) : std::nullopt;
+        bool positive = spec.syntax == Syntax::Positive;
+        if (!number || !rest.empty() || (positive && *number == 0))
+            return invalid(positive ? "a number from 1" : "a number from 0");
+        return OptionValue{true, *number};
+    }
+    case Syntax::Version: {
+        if (!value || !well_formed_version(*value))
+            return OptionError{"option 'version' needs a D version such as 2.0, not " +
+                                   (value ? "'" + *value + "'" : std::string("nothing")),
+                               kBadVersionForm};
+        std::string version = canonical_version(*value);
+        if (std::find(kVersions.begin(), kVersions.end(), version) == kVersions.end())
+            return OptionError{"D version '" + *value +
+                                   "' is not one dtrace defines: " + version_list(),
+                               kUnknownVersion};
+        return OptionValue{};
+    }
+    }
+    return OptionValue{};
+}
+
+std::string no_effect_notice(const OptionSpec &spec) {
+    return "option '" + std::string(spec.name) + "' has no effect in dtx";
+}
+
+} // namespace dtx::trace

@@ -1,0 +1,6 @@
+/* dtx-args: -x errtags */
+/* errtags for an error of probe matching: the probe description's tag. */
+
+syscall::nosuchcall:entry
+{
+}

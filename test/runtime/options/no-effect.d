@@ -1,0 +1,17 @@
+/* dtx-args: -q -x cpu=0 -x bufpolicy=fill -x lazyload */
+/*
+ * Options dtrace defines that dtx has no use for: accepted, each with a
+ * one-line notice (once); rates and quietresize need nothing and say
+ * nothing.
+ */
+
+#pragma D option noresolve
+#pragma D option cpu=1
+#pragma D option quietresize
+#pragma D option statusrate=1s
+
+BEGIN
+{
+	printf("traced\n");
+	exit(0);
+}
