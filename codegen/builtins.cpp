@@ -6,46 +6,6 @@ namespace dtx::sema {
 
 namespace {
 
-// Types follow dtrace-utils; walltimestamp is unsigned here because it is a
-// count of nanoseconds since the epoch, what %Y formats.
-constexpr BuiltinVariable kVariables[] = {
-    {"arg0", "int64_t"},
-    {"arg1", "int64_t"},
-    {"arg2", "int64_t"},
-    {"arg3", "int64_t"},
-    {"arg4", "int64_t"},
-    {"arg5", "int64_t"},
-    {"arg6", "int64_t"},
-    {"arg7", "int64_t"},
-    {"arg8", "int64_t"},
-    {"arg9", "int64_t"},
-    {"args", "int64_t", true},
-    {"caller", "uintptr_t"},
-    {"cpu", "processorid_t"},
-    {"curthread", "void *"}, // struct task_struct * with kernel BTF
-    {"cwd", "string"},
-    {"epid", "uint_t"},
-    {"errno", "int"},
-    {"execname", "string"},
-    {"gid", "gid_t"},
-    {"id", "uint_t"},
-    {"pid", "pid_t"},
-    {"ppid", "pid_t"},
-    {"probefunc", "string"},
-    {"probemod", "string"},
-    {"probename", "string"},
-    {"probeprov", "string"},
-    {"stackdepth", "uint32_t"},
-    {"tid", "id_t"},
-    {"timestamp", "uint64_t"},
-    {"ucaller", "uint64_t"},
-    {"uid", "uid_t"},
-    {"uregs", "uint64_t", true},
-    {"ustackdepth", "uint32_t"},
-    {"vtimestamp", "uint64_t"},
-    {"walltimestamp", "uint64_t"},
-};
-
 constexpr BuiltinConstant kConstants[] = {
     {"NULL", "void *", 0},
     // Linux signal numbers (x86-64).
@@ -114,14 +74,6 @@ const T *find_by_name(std::span<const T> table, std::string_view name) {
 }
 
 } // namespace
-
-const BuiltinVariable *find_builtin_variable(std::string_view name) {
-    return find_by_name<BuiltinVariable>(kVariables, name);
-}
-
-std::span<const BuiltinVariable> builtin_variables() {
-    return kVariables;
-}
 
 const BuiltinConstant *find_builtin_constant(std::string_view name) {
     return find_by_name<BuiltinConstant>(kConstants, name);

@@ -1,6 +1,6 @@
 // What D provides without a declaration: built-in variables (execname, arg0 ..)
 // and the constants of DTrace's D library (NULL, SIGKILL, uregs[] indexes).
-// The functions and actions are in codegen/functions/.
+// The variables, functions and actions are in codegen/functions/.
 #pragma once
 
 #include "codegen/functions/function.h"
@@ -13,12 +13,25 @@
 
 namespace dtx::sema {
 
+// What a trampoline fills in for the clauses that read a variable.
+enum class ProbeData : uint8_t { None, Arguments, Errno };
+
+using VariableLowering = codegen::Value (*)(codegen::Lowering &lowering, const ast::Expr &expr,
+                                            codegen::ClauseState &state);
+using ElementLowering = codegen::Value (*)(codegen::Lowering &lowering,
+                                           const ast::Subscript &element,
+                                           codegen::ClauseState &state);
+
+// One built-in variable (codegen/functions/variables.cpp).
 struct BuiltinVariable {
     std::string_view name;
     // The type's spelling, resolved through the TypeTable; "T *" for pointers.
     std::string_view type;
     // args[] and uregs[] are arrays indexed by an integer.
     bool is_array = false;
+    VariableLowering lower = nullptr;        // scalars
+    ElementLowering lower_element = nullptr; // arrays
+    ProbeData reads = ProbeData::None;
 };
 
 // args[] is typed per probe by its provider; until then it is int64_t[] like

@@ -89,7 +89,7 @@ private:
     const Type *check_unary(ast::Unary &unary);
     const Type *check_binary(ast::Binary &binary);
     const Type *check_assign(ast::Assign &assign);
-    const Type *check_conditional(ast::Conditional &cond);
+    const Type *check_conditional(ast::Conditional &cond, bool statement);
     const Type *check_subscript(ast::Subscript &subscript);
     const Type *check_member(ast::Member &member);
     const Type *check_cast(ast::Cast &cast);

@@ -295,16 +295,14 @@ void Lowering::write_user(ClauseState &state, llvm::Value *address, llvm::Value 
     fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress, address);
 }
 
-std::optional<uint64_t> Lowering::kernel_member_offset(const ast::Call &call, std::string_view type,
+std::optional<uint64_t> Lowering::kernel_member_offset(const ast::Expr &at, std::string_view type,
                                                        std::string_view member) {
     std::optional<uint64_t> offset;
     if (options_.kernel_member_offset)
         offset = options_.kernel_member_offset(type, member);
     if (!offset)
-        error(call.range, call.function +
-                              "() needs the kernel's BTF (/sys/kernel/btf/vmlinux) to "
-                              "find struct " +
-                              std::string(type) + "'s member " + std::string(member));
+        error(at.range, "this needs the kernel's BTF (/sys/kernel/btf/vmlinux) to find struct " +
+                            std::string(type) + "'s member " + std::string(member));
     return offset;
 }
 

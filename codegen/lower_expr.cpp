@@ -193,120 +193,30 @@ llvm::Value *Lowering::probe_name_field(unsigned field, ClauseState &state) {
     return at(probe_names_[field], ir_.CreateMul(index, const64(align8(strsize()))));
 }
 
-Value Lowering::lower_builtin(const sema::BuiltinVariable &builtin, const ast::Expr &expr,
-                              ClauseState &state) {
-    std::string_view name = builtin.name;
-    const sema::Type *type = expr.type;
-    if (name.size() == 4 && name.substr(0, 3) == "arg" && name[3] >= '0' && name[3] <= '9')
-        return {load64(at(state.dctx, ClauseContextLayout::args + 8 * (name[3] - '0'))), type};
-    if (name == "execname") {
-        llvm::Value *buffer = scratch(state, uint32_t(strsize()));
-        store64(const64(0), buffer);
-        call_helper(BPF_FUNC_get_current_comm, i64(),
-                    {buffer, ir_.getInt32(uint32_t(std::min<uint64_t>(16, strsize())))});
-        return {buffer, type};
-    }
-    if (name == "pid" || name == "tid") {
-        llvm::Value *pid_tgid = call_helper(BPF_FUNC_get_current_pid_tgid, i64(), {});
-        llvm::Value *v = name == "pid" ? ir_.CreateLShr(pid_tgid, 32)
-                                       : ir_.CreateAnd(pid_tgid, const64(0xffffffff));
-        return {normalize(v, type), type};
-    }
-    if (name == "uid" || name == "gid") {
-        llvm::Value *uid_gid = call_helper(BPF_FUNC_get_current_uid_gid, i64(), {});
-        llvm::Value *v = name == "gid" ? ir_.CreateLShr(uid_gid, 32)
-                                       : ir_.CreateAnd(uid_gid, const64(0xffffffff));
-        return {normalize(v, type), type};
-    }
-    if (name == "cpu")
-        return {ir_.CreateZExt(current_cpu(), i64()), type};
-    if (name == "timestamp" || name == "walltimestamp") {
-        // Cached per firing, so every clause of one firing sees one value.
-        llvm::Value *slot = at(state.dctx, ClauseContextLayout::timestamp);
-        llvm::Value *cached = load64(slot);
-        llvm::Function *function = ir_.GetInsertBlock()->getParent();
-        auto *read = llvm::BasicBlock::Create(context_, "read_clock", function);
-        auto *join = llvm::BasicBlock::Create(context_, "clock", function);
-        llvm::BasicBlock *before = ir_.GetInsertBlock();
-        ir_.CreateCondBr(ir_.CreateICmpEQ(cached, const64(0)), read, join);
-        ir_.SetInsertPoint(read);
-        llvm::Value *now = call_helper(BPF_FUNC_ktime_get_ns, i64(), {});
-        store64(now, slot);
-        ir_.CreateBr(join);
-        ir_.SetInsertPoint(join);
-        llvm::PHINode *phi = ir_.CreatePHI(i64(), 2);
-        phi->addIncoming(cached, before);
-        phi->addIncoming(now, read);
-        if (name == "timestamp")
-            return {phi, type};
-        llvm::LoadInst *offset = ir_.CreateLoad(i64(), walltime_offset_);
-        offset->setVolatile(true);
-        return {ir_.CreateAdd(phi, offset), type};
-    }
-    if (name == "vtimestamp" || name == "ppid") {
-        // Fields of the current task, at offsets taken from kernel BTF.
-        std::optional<uint64_t> first, second;
-        if (options_.kernel_member_offset) {
-            if (name == "ppid") {
-                first = options_.kernel_member_offset("task_struct", "real_parent");
-                second = options_.kernel_member_offset("task_struct", "tgid");
-            } else {
-                first = options_.kernel_member_offset("task_struct", "se");
-                second = options_.kernel_member_offset("sched_entity", "sum_exec_runtime");
-            }
-        }
-        if (!first || !second) {
-            error(expr.range, "'" + std::string(name) +
-                                  "' needs the kernel's BTF (/sys/kernel/btf/vmlinux) to find "
-                                  "the current task's fields");
-            return {const64(0), type};
-        }
-        llvm::Value *task = call_helper(BPF_FUNC_get_current_task, i64(), {});
-        llvm::Value *buffer = scratch(state, 8);
-        store64(const64(0), buffer);
-        if (name == "ppid") {
-            call_helper(BPF_FUNC_probe_read_kernel, i64(),
-                        {buffer, ir_.getInt32(8), ir_.CreateAdd(task, const64(*first))});
-            llvm::Value *parent = load64(buffer);
-            store64(const64(0), buffer);
-            call_helper(BPF_FUNC_probe_read_kernel, i64(),
-                        {buffer, ir_.getInt32(4), ir_.CreateAdd(parent, const64(*second))});
-            return {normalize(load_integer(buffer, type), type), type};
-        }
-        call_helper(BPF_FUNC_probe_read_kernel, i64(),
-                    {buffer, ir_.getInt32(8), ir_.CreateAdd(task, const64(*first + *second))});
-        return {load64(buffer), type};
-    }
-    if (name == "curthread")
-        return {call_helper(BPF_FUNC_get_current_task, i64(), {}), type};
-    if (name == "probeprov" || name == "probemod" || name == "probefunc" || name == "probename") {
-        unsigned field = name == "probeprov"   ? 0
-                         : name == "probemod"  ? 1
-                         : name == "probefunc" ? 2
-                                               : 3;
-        return {probe_name_field(field, state), type};
-    }
-    if (name == "epid" || name == "id") {
-        uint32_t offset =
-            name == "epid" ? ClauseContextLayout::epid : ClauseContextLayout::probe_id;
-        return {load64(at(state.dctx, offset)), type};
-    }
-    if (name == "errno")
-        return {normalize(load64(at(state.dctx, ClauseContextLayout::errno_value)), type), type};
-    if (name == "stackdepth" || name == "ustackdepth") {
-        if (!state.ctx)
-            return {const64(0), type};
-        uint32_t frames = 127;
-        llvm::Value *buffer = scratch(state, frames * 8);
-        llvm::Value *bytes = call_helper(BPF_FUNC_get_stack, i64(),
-                                         {state.ctx, buffer, ir_.getInt32(frames * 8),
-                                          stack_flags(name == "ustackdepth", state)});
-        llvm::Value *depth = ir_.CreateLShr(bytes, 3);
-        return {ir_.CreateSelect(ir_.CreateICmpSLT(bytes, const64(0)), const64(0), depth), type};
-    }
-    error(expr.range, "the built-in variable '" + std::string(name) +
-                          "' is not supported by this version of dtx");
-    return {const64(0), type};
+llvm::Value *Lowering::firing_timestamp(ClauseState &state) {
+    // Read once per firing, so every clause of one firing sees one value.
+    llvm::Value *slot = at(state.dctx, ClauseContextLayout::timestamp);
+    llvm::Value *cached = load64(slot);
+    llvm::Function *function = ir_.GetInsertBlock()->getParent();
+    auto *read = llvm::BasicBlock::Create(context_, "read_clock", function);
+    auto *join = llvm::BasicBlock::Create(context_, "clock", function);
+    llvm::BasicBlock *before = ir_.GetInsertBlock();
+    ir_.CreateCondBr(ir_.CreateICmpEQ(cached, const64(0)), read, join);
+    ir_.SetInsertPoint(read);
+    llvm::Value *now = call_helper(BPF_FUNC_ktime_get_ns, i64(), {});
+    store64(now, slot);
+    ir_.CreateBr(join);
+    ir_.SetInsertPoint(join);
+    llvm::PHINode *phi = ir_.CreatePHI(i64(), 2);
+    phi->addIncoming(cached, before);
+    phi->addIncoming(now, read);
+    return phi;
+}
+
+llvm::Value *Lowering::walltime_offset() {
+    llvm::LoadInst *offset = ir_.CreateLoad(i64(), walltime_offset_);
+    offset->setVolatile(true);
+    return offset;
 }
 
 Value Lowering::string_compare(const Value &lhs, const Value &rhs, ast::BinaryOp op) {
@@ -490,7 +400,9 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
         const sema::Resolution &r = it->second;
         switch (r.kind) {
         case sema::Resolution::Kind::Builtin:
-            return lower_builtin(*r.builtin, expr, state);
+            if (r.builtin->lower)
+                return r.builtin->lower(*this, expr, state);
+            break;
         case sema::Resolution::Kind::Constant:
             if (r.text)
                 return {string_literal(*r.text), type};
@@ -717,11 +629,10 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
         return lower_call(*expr.as<ast::Call>(), /*statement=*/false, state);
     case ast::Expr::Kind::Subscript: {
         const auto &s = *expr.as<ast::Subscript>();
-        if (auto *id = s.base->as<ast::Identifier>(); id && id->name == "args") {
-            return lower_probe_argument(s, type, state);
-        }
-        if (auto *id = s.base->as<ast::Identifier>(); id && id->name == "uregs")
-            return lower_user_register(s, type, state);
+        if (auto it = input_.checked.resolutions.find(s.base.get());
+            it != input_.checked.resolutions.end() &&
+            it->second.kind == sema::Resolution::Kind::Builtin && it->second.builtin->lower_element)
+            return it->second.builtin->lower_element(*this, s, state);
         if (const VariableStorage *storage = storage_of(expr);
             storage && storage->kind == VariableStorage::Kind::Map)
             return read_variable(*storage, &s.indices, expr, state);

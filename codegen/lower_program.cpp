@@ -52,19 +52,19 @@ public:
     // none of them: the per-event work of filling them (and the loads that
     // feed them, which LLVM then drops) is left out of every trampoline.
     void store_argument(llvm::Value *dctx, unsigned index, llvm::Value *value) override {
-        if (!lowering_.reads_builtin(Lowering::ProbeData::Arguments))
+        if (!lowering_.reads_builtin(sema::ProbeData::Arguments))
             return;
         lowering_.store64(ir().CreateSExtOrTrunc(value, lowering_.i64()),
                           lowering_.at(dctx, ClauseContextLayout::args + 8 * index));
     }
     void store_errno(llvm::Value *dctx, llvm::Value *value) override {
-        if (!lowering_.reads_builtin(Lowering::ProbeData::Errno))
+        if (!lowering_.reads_builtin(sema::ProbeData::Errno))
             return;
         lowering_.store64(ir().CreateSExtOrTrunc(value, lowering_.i64()),
                           lowering_.at(dctx, ClauseContextLayout::errno_value));
     }
     bool stores_arguments() const override {
-        return lowering_.reads_builtin(Lowering::ProbeData::Arguments);
+        return lowering_.reads_builtin(sema::ProbeData::Arguments);
     }
     void clear_arguments(llvm::Value *dctx) override {
         for (unsigned i = 0; i < ClauseContextLayout::arg_count; i++)
@@ -306,18 +306,13 @@ llvm::Value *Lowering::read_kernel(ClauseState &state, llvm::Value *address, uin
     return buffer;
 }
 
-bool Lowering::reads_builtin(ProbeData data) {
+bool Lowering::reads_builtin(sema::ProbeData data) {
     if (!builtins_read_) {
         builtins_read_.emplace();
-        for (const auto &[expr, resolution] : input_.checked.resolutions) {
-            if (resolution.kind != sema::Resolution::Kind::Builtin || !resolution.builtin)
-                continue;
-            std::string_view name = resolution.builtin->name;
-            if (name == "errno")
-                builtins_read_->insert(ProbeData::Errno);
-            else if (name == "args" || (name.size() == 4 && name.starts_with("arg")))
-                builtins_read_->insert(ProbeData::Arguments);
-        }
+        for (const auto &[expr, resolution] : input_.checked.resolutions)
+            if (resolution.kind == sema::Resolution::Kind::Builtin && resolution.builtin &&
+                resolution.builtin->reads != sema::ProbeData::None)
+                builtins_read_->insert(resolution.builtin->reads);
     }
     return builtins_read_->contains(data);
 }
@@ -797,24 +792,9 @@ void Lowering::lower_statement(const ast::Stmt &stmt, ClauseState &state) {
     ir_.SetCurrentDebugLocation(
         debug_->location(*state.function, stmt.range.begin.line, stmt.range.begin.column));
     switch (stmt.kind) {
-    case ast::Stmt::Kind::Expression: {
-        const ast::Expr &expr = *stmt.as<ast::ExpressionStmt>()->expr;
-        if (auto *assign = expr.as<ast::Assign>()) {
-            const ast::Expr *target = assign->target.get();
-            if (auto *sub = target->as<ast::Subscript>())
-                target = sub->base.get();
-            if (target->kind == ast::Expr::Kind::Aggregation) {
-                lower_aggregation(*assign, state);
-                return;
-            }
-        }
-        if (auto *call = expr.as<ast::Call>()) {
-            lower_call(*call, /*statement=*/true, state);
-            return;
-        }
-        lower(expr, state);
+    case ast::Stmt::Kind::Expression:
+        lower_effect(*stmt.as<ast::ExpressionStmt>()->expr, state);
         return;
-    }
     case ast::Stmt::Kind::If: {
         const auto &node = *stmt.as<ast::IfStmt>();
         llvm::Value *condition = truth(*node.condition, state);
@@ -839,6 +819,41 @@ void Lowering::lower_statement(const ast::Stmt &stmt, ClauseState &state) {
     case ast::Stmt::Kind::Empty:
         return;
     }
+}
+
+// An expression evaluated for what it does: an aggregation's update, an
+// action, or the Solaris idiom of actions chosen by ?: (`c ? printf("a") :
+// printf("b");`), which runs the chosen branch as a statement.
+void Lowering::lower_effect(const ast::Expr &expr, ClauseState &state) {
+    if (auto *assign = expr.as<ast::Assign>()) {
+        const ast::Expr *target = assign->target.get();
+        if (auto *sub = target->as<ast::Subscript>())
+            target = sub->base.get();
+        if (target->kind == ast::Expr::Kind::Aggregation) {
+            lower_aggregation(*assign, state);
+            return;
+        }
+    }
+    if (auto *call = expr.as<ast::Call>()) {
+        lower_call(*call, /*statement=*/true, state);
+        return;
+    }
+    if (auto *choice = expr.as<ast::Conditional>()) {
+        llvm::Value *condition = truth(*choice->condition, state);
+        auto *yes = llvm::BasicBlock::Create(context_, "choose_true", state.function);
+        auto *no = llvm::BasicBlock::Create(context_, "choose_false", state.function);
+        auto *join = llvm::BasicBlock::Create(context_, "chosen", state.function);
+        ir_.CreateCondBr(condition, yes, no);
+        ir_.SetInsertPoint(yes);
+        lower_effect(*choice->if_true, state);
+        ir_.CreateBr(join);
+        ir_.SetInsertPoint(no);
+        lower_effect(*choice->if_false, state);
+        ir_.CreateBr(join);
+        ir_.SetInsertPoint(join);
+        return;
+    }
+    lower(expr, state);
 }
 
 // --- the ERROR path --------------------------------------------------------------

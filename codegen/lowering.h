@@ -132,6 +132,7 @@ private:
     llvm::Function *clause_function(uint32_t clause, bool with_stack_context);
     void lower_clause(ClauseState &state);
     void lower_statement(const ast::Stmt &stmt, ClauseState &state);
+    void lower_effect(const ast::Expr &expr, ClauseState &state);
     void finish_record(ClauseState &state);
     llvm::Function *error_function(bool with_stack_context);
     void emit_trampoline(const TrampolineSpec &spec);
@@ -188,8 +189,7 @@ public:
     bool is_memory_value(const sema::Type *type); // lives behind a ptr
     // What a trampoline fills in for the clauses, and whether any clause of
     // the program reads it.
-    enum class ProbeData { Arguments, Errno };
-    bool reads_builtin(ProbeData data);
+    bool reads_builtin(sema::ProbeData data);
     llvm::Value *current_cpu();
     // Hides a value's origin from LLVM, so that it cannot move arithmetic
     // above the bounds check the kernel's verifier needs to see first.
@@ -212,8 +212,9 @@ public:
     llvm::Value *lower_scalar(const ast::Expr &expr, ClauseState &state);
     llvm::Value *truth(const ast::Expr &expr, ClauseState &state); // i1
     Value lower_assign(const ast::Assign &assign, ClauseState &state);
-    Value lower_builtin(const sema::BuiltinVariable &builtin, const ast::Expr &expr,
-                        ClauseState &state);
+    // timestamp, read once per firing; walltimestamp's offset from it.
+    llvm::Value *firing_timestamp(ClauseState &state);
+    llvm::Value *walltime_offset();
     Value read_variable(const VariableStorage &storage, const std::vector<ast::ExprPtr> *keys,
                         const ast::Expr &expr, ClauseState &state);
     void write_variable(const VariableStorage &storage, const std::vector<ast::ExprPtr> *keys,
@@ -326,13 +327,13 @@ public:
     // A block that ends the clause at once, recording nothing and without
     // a fault (speculate() on a speculation that is not active).
     llvm::BasicBlock *clause_end_without_record(ClauseState &state);
-    // A member's offset in a kernel struct, from BTF; an error at `call` when
+    // A member's offset in a kernel struct, from BTF; an error at `at` when
     // the kernel has no BTF for it.
-    std::optional<uint64_t> kernel_member_offset(const ast::Call &call, std::string_view type,
+    std::optional<uint64_t> kernel_member_offset(const ast::Expr &at, std::string_view type,
                                                  std::string_view member);
 
-    std::optional<std::set<ProbeData>> builtins_read_;     // reads_builtin(), on first use
-    std::map<const sema::Type *, uint32_t> printed_types_; // see printed_type()
+    std::optional<std::set<sema::ProbeData>> builtins_read_; // reads_builtin(), on first use
+    std::map<const sema::Type *, uint32_t> printed_types_;   // see printed_type()
     const CompileInput &input_;
     const CompileOptions &options_;
     DiagnosticEngine &diags_;

@@ -83,7 +83,7 @@ const Type *Checker::check_node(Expr &expr, bool statement) {
         return type;
     }
     case Expr::Kind::Conditional:
-        return check_conditional(*expr.as<Conditional>());
+        return check_conditional(*expr.as<Conditional>(), statement);
     case Expr::Kind::Call:
         return check_call(*expr.as<Call>(), statement);
     case Expr::Kind::Subscript:
@@ -363,7 +363,20 @@ const Type *Checker::check_binary(Binary &binary) {
     return nullptr;
 }
 
-const Type *Checker::check_conditional(Conditional &cond) {
+const Type *Checker::check_conditional(Conditional &cond, bool statement) {
+    if (statement) {
+        // A whole statement: each branch is run for what it does, and may be
+        // an action (the Solaris idiom `c ? printf("a") : 1;`).
+        const Type *test = check(*cond.condition);
+        const Type *yes = check(*cond.if_true, true);
+        const Type *no = check(*cond.if_false, true);
+        if (test && !is_scalar(test)) {
+            error("D_OP_SCALAR", cond.condition->range,
+                  "the condition of ?: must be an integer or pointer, not " + quote(test));
+            return nullptr;
+        }
+        return test && yes && no ? types_.void_type() : nullptr;
+    }
     const Type *test = check(*cond.condition);
     const Type *yes = check(*cond.if_true);
     const Type *no = check(*cond.if_false);

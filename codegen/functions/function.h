@@ -27,8 +27,10 @@
 #include <vector>
 
 namespace dtx::ast {
+struct Expr;
 struct Call;
-}
+struct Subscript;
+} // namespace dtx::ast
 
 namespace dtx::codegen {
 class Lowering;

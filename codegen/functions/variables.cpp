@@ -1,0 +1,201 @@
+// D's built-in variables (execname, pid, arg0 ..., args[], uregs[] ...), one
+// descriptor each: name, type and lowering, as the functions have theirs.
+// Types follow dtrace-utils; walltimestamp is unsigned here because it is a
+// count of nanoseconds since the epoch, what %Y formats.
+#include "codegen/builtins.h"
+#include "codegen/lowering.h"
+#include "codegen/trampoline.h"
+
+#include <linux/bpf.h>
+
+namespace dtx::sema {
+
+namespace {
+
+using codegen::ClauseContextLayout;
+using codegen::ClauseState;
+using codegen::Lowering;
+using codegen::Value;
+
+template <unsigned n>
+Value lower_arg(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+    return {l.load64(l.at(state.dctx, ClauseContextLayout::args + 8 * n)), expr.type};
+}
+
+Value lower_execname(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+    llvm::Value *buffer = l.scratch(state, uint32_t(l.strsize()));
+    l.store64(l.const64(0), buffer);
+    l.call_helper(BPF_FUNC_get_current_comm, l.i64(),
+                  {buffer, l.ir().getInt32(uint32_t(std::min<uint64_t>(16, l.strsize())))});
+    return {buffer, expr.type};
+}
+
+// pid and tid, uid and gid: the halves of one helper's result.
+template <unsigned helper, bool high>
+Value lower_half(Lowering &l, const ast::Expr &expr, ClauseState &) {
+    llvm::Value *both = l.call_helper(helper, l.i64(), {});
+    llvm::Value *half = high ? l.ir().CreateLShr(both, 32) : l.ir().CreateAnd(both, 0xffffffff);
+    return {l.normalize(half, expr.type), expr.type};
+}
+
+Value lower_cpu(Lowering &l, const ast::Expr &expr, ClauseState &) {
+    return {l.ir().CreateZExt(l.current_cpu(), l.i64()), expr.type};
+}
+
+Value lower_timestamp(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+    return {l.firing_timestamp(state), expr.type};
+}
+
+Value lower_walltimestamp(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+    return {l.ir().CreateAdd(l.firing_timestamp(state), l.walltime_offset()), expr.type};
+}
+
+// Fields of the current task at offsets taken from kernel BTF: the path
+// from the task to the value, member by member.
+Value read_task(Lowering &l, const ast::Expr &expr, ClauseState &state,
+                std::initializer_list<std::pair<std::string_view, std::string_view>> path,
+                bool follow_first) {
+    std::vector<uint64_t> offsets;
+    for (auto [type, member] : path) {
+        std::optional<uint64_t> offset = l.kernel_member_offset(expr, type, member);
+        if (!offset)
+            return {l.const64(0), expr.type};
+        offsets.push_back(*offset);
+    }
+    llvm::IRBuilder<> &ir = l.ir();
+    llvm::Value *task = l.call_helper(BPF_FUNC_get_current_task, l.i64(), {});
+    llvm::Value *buffer = l.scratch(state, 8);
+    llvm::Value *address = ir.CreateAdd(task, l.const64(offsets[0]));
+    size_t next = 1;
+    if (follow_first) { // a pointer member: read it, then go on from where it points
+        l.store64(l.const64(0), buffer);
+        l.call_helper(BPF_FUNC_probe_read_kernel, l.i64(), {buffer, ir.getInt32(8), address});
+        address = ir.CreateAdd(l.load64(buffer), l.const64(offsets[1]));
+        next = 2;
+    }
+    for (; next < offsets.size(); next++)
+        address = ir.CreateAdd(address, l.const64(offsets[next]));
+    const Type *t = resolve(expr.type);
+    const uint32_t size = t && t->size ? uint32_t(std::min<uint64_t>(t->size, 8)) : 8;
+    l.store64(l.const64(0), buffer);
+    l.call_helper(BPF_FUNC_probe_read_kernel, l.i64(), {buffer, ir.getInt32(size), address});
+    return {l.load_integer(buffer, expr.type), expr.type};
+}
+
+Value lower_ppid(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+    return read_task(l, expr, state, {{"task_struct", "real_parent"}, {"task_struct", "tgid"}},
+                     true);
+}
+
+Value lower_vtimestamp(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+    return read_task(l, expr, state, {{"task_struct", "se"}, {"sched_entity", "sum_exec_runtime"}},
+                     false);
+}
+
+Value lower_curthread(Lowering &l, const ast::Expr &expr, ClauseState &) {
+    return {l.call_helper(BPF_FUNC_get_current_task, l.i64(), {}), expr.type};
+}
+
+template <unsigned field>
+Value lower_probe_name(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+    return {l.probe_name_field(field, state), expr.type};
+}
+
+template <uint32_t offset>
+Value lower_context_word(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+    return {l.normalize(l.load64(l.at(state.dctx, offset)), expr.type), expr.type};
+}
+
+// stackdepth, ustackdepth: the frames bpf_get_stack finds (127 at most).
+template <bool user>
+Value lower_stack_depth(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+    if (!state.ctx)
+        return {l.const64(0), expr.type};
+    llvm::IRBuilder<> &ir = l.ir();
+    constexpr uint32_t frames = 127;
+    llvm::Value *buffer = l.scratch(state, frames * 8);
+    llvm::Value *bytes =
+        l.call_helper(BPF_FUNC_get_stack, l.i64(),
+                      {state.ctx, buffer, ir.getInt32(frames * 8), l.stack_flags(user, state)});
+    llvm::Value *depth = ir.CreateLShr(bytes, 3);
+    return {ir.CreateSelect(ir.CreateICmpSLT(bytes, l.const64(0)), l.const64(0), depth), expr.type};
+}
+
+// caller, ucaller: the frame below the probe's, where the probed code was
+// called from (0 where there is no stack to read).
+template <bool user>
+Value lower_caller(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+    if (!state.ctx)
+        return {l.const64(0), expr.type};
+    llvm::IRBuilder<> &ir = l.ir();
+    llvm::Value *buffer = l.scratch(state, 16);
+    l.zero(buffer, 16);
+    l.call_helper(BPF_FUNC_get_stack, l.i64(),
+                  {state.ctx, buffer, ir.getInt32(16), l.stack_flags(user, state)});
+    return {l.load64(l.at(buffer, 8)), expr.type};
+}
+
+Value lower_args(Lowering &l, const ast::Subscript &s, ClauseState &state) {
+    return l.lower_probe_argument(s, s.type, state);
+}
+
+Value lower_uregs(Lowering &l, const ast::Subscript &s, ClauseState &state) {
+    return l.lower_user_register(s, s.type, state);
+}
+
+constexpr BuiltinVariable arg(std::string_view name, VariableLowering lower) {
+    return {name, "int64_t", false, lower, nullptr, ProbeData::Arguments};
+}
+
+constexpr BuiltinVariable kVariables[] = {
+    arg("arg0", lower_arg<0>),
+    arg("arg1", lower_arg<1>),
+    arg("arg2", lower_arg<2>),
+    arg("arg3", lower_arg<3>),
+    arg("arg4", lower_arg<4>),
+    arg("arg5", lower_arg<5>),
+    arg("arg6", lower_arg<6>),
+    arg("arg7", lower_arg<7>),
+    arg("arg8", lower_arg<8>),
+    arg("arg9", lower_arg<9>),
+    {"args", "int64_t", true, nullptr, lower_args, ProbeData::Arguments},
+    {"caller", "uintptr_t", false, lower_caller<false>},
+    {"cpu", "processorid_t", false, lower_cpu},
+    {"curthread", "void *", false, lower_curthread}, // struct task_struct * with kernel BTF
+    {"epid", "uint_t", false, lower_context_word<ClauseContextLayout::epid>},
+    {"errno", "int", false, lower_context_word<ClauseContextLayout::errno_value>, nullptr,
+     ProbeData::Errno},
+    {"execname", "string", false, lower_execname},
+    {"gid", "gid_t", false, lower_half<BPF_FUNC_get_current_uid_gid, true>},
+    {"id", "uint_t", false, lower_context_word<ClauseContextLayout::probe_id>},
+    {"pid", "pid_t", false, lower_half<BPF_FUNC_get_current_pid_tgid, true>},
+    {"ppid", "pid_t", false, lower_ppid},
+    {"probefunc", "string", false, lower_probe_name<2>},
+    {"probemod", "string", false, lower_probe_name<1>},
+    {"probename", "string", false, lower_probe_name<3>},
+    {"probeprov", "string", false, lower_probe_name<0>},
+    {"stackdepth", "uint32_t", false, lower_stack_depth<false>},
+    {"tid", "id_t", false, lower_half<BPF_FUNC_get_current_pid_tgid, false>},
+    {"timestamp", "uint64_t", false, lower_timestamp},
+    {"ucaller", "uint64_t", false, lower_caller<true>},
+    {"uid", "uid_t", false, lower_half<BPF_FUNC_get_current_uid_gid, false>},
+    {"uregs", "uint64_t", true, nullptr, lower_uregs},
+    {"ustackdepth", "uint32_t", false, lower_stack_depth<true>},
+    {"vtimestamp", "uint64_t", false, lower_vtimestamp},
+    {"walltimestamp", "uint64_t", false, lower_walltimestamp},
+};
+
+} // namespace
+
+const BuiltinVariable *find_builtin_variable(std::string_view name) {
+    for (const BuiltinVariable &variable : kVariables)
+        if (variable.name == name)
+            return &variable;
+    return nullptr;
+}
+
+std::span<const BuiltinVariable> builtin_variables() {
+    return kVariables;
+}
+
+} // namespace dtx::sema
