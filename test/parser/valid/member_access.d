@@ -1,4 +1,5 @@
 /* member access with . and ->, chains of them, args[] members, curthread, and members of xlate results */
+/* dtx-requires: fbt btf */
 
 fbt::vfs_read:entry
 {

@@ -1,4 +1,5 @@
 /* stringof applied with and without parentheses, to members, casts and array elements */
+/* dtx-requires: fbt btf */
 
 sdt:sched::sched_process_fork
 {
