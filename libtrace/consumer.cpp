@@ -108,19 +108,40 @@ void Consumer::consume(std::span<const std::byte> record) {
     print_record(record);
 }
 
+namespace {
+
+// A firing whose actions were only commit() and discard() records nothing a
+// user sees: as in dtrace-utils, it has no probe line of its own (what it
+// commits prints with the speculated clauses' probe lines).
+bool only_ends_speculations(const ClauseDescription &clause, uint64_t mask) {
+    bool any = false;
+    for (size_t i = 0; i < clause.actions.size() && i < 64; i++) {
+        if (!(mask & (uint64_t{1} << i)))
+            continue;
+        const std::string_view function = clause.actions[i].function;
+        if (function != "commit" && function != "discard")
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+} // namespace
+
 void Consumer::print_record(std::span<const std::byte> record) {
     auto header = read<RecordHeader>(record, 0);
     if (header.epid > program_.enabled_probes.size())
         return;
     const EnabledProbe &enabled = program_.enabled_probes[header.epid - 1];
     const ClauseDescription &clause = program_.clauses.at(enabled.clause);
-    if (!options_.quiet)
-        print_probe_line(header, enabled);
     auto mask = read<uint64_t>(record, sizeof(RecordHeader));
+    const bool probe_line = !options_.quiet && !only_ends_speculations(clause, mask);
+    if (probe_line)
+        print_probe_line(header, enabled);
     for (size_t i = 0; i < clause.actions.size() && i < 64; i++)
         if (mask & (uint64_t{1} << i))
             clause.actions[i].consume(*this, clause.actions[i], record);
-    if (!options_.quiet)
+    if (probe_line)
         write("\n");
 }
 
