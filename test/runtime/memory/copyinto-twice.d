@@ -1,0 +1,12 @@
+/* dtx-args: -q -c '@TRIGGER@ open /etc/hostname 1' */
+/* dtx-xfail: the verifier rejects a copy into scratch whose pointer was read back from a variable after a helper call: Lowering::scratch_pointer subtracts the scratch's map pointer from it (codegen/lower_calls.cpp) */
+/* Two copyinto() calls fill one alloca() buffer at two offsets. */
+
+syscall::openat:entry
+/pid == $target/
+{
+	this->buf = (char *)alloca(16);
+	copyinto(arg1, 4, this->buf);
+	copyinto(arg1 + 5, 8, this->buf + 4);
+	printf("%s\n", stringof(this->buf));
+}
