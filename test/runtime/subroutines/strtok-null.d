@@ -1,0 +1,17 @@
+/* dtx-args: -q */
+/* dtx-xfail: comparing a string with NULL is refused (D_OP_INCOMPAT: operator == has incompatible operands 'string' and 'void *'), as dtrace allows (codegen/sema) */
+/*
+ * strtok() returns NULL when no token is left: at the end of the scan, for
+ * an empty string, and for delimiters only.
+ */
+
+BEGIN
+{
+	printf("%d\n", strtok("a,b", ",") != NULL);
+	printf("%d\n", strtok(NULL, ",") != NULL);
+	printf("%d\n", strtok(NULL, ",") == NULL);
+	printf("%d\n", strtok("", "") == NULL);
+	printf("%d\n", strtok("", "foo") == NULL);
+	printf("%d\n", strtok(",,,", ",") == NULL);
+	exit(0);
+}
