@@ -188,6 +188,31 @@ std::optional<int64_t> Lowering::integer_constant(const ast::Expr &expr) const {
     return sema::integer_constant(expr, input_.checked);
 }
 
+llvm::Value *Lowering::path_offsets(const ast::Expr &at) {
+    if (path_offsets_)
+        return path_offsets_;
+    // In the order of dtx_runtime.c's struct path_offsets.
+    static constexpr std::pair<std::string_view, std::string_view> kMembers[] = {
+        {"dentry", "d_parent"}, {"dentry", "d_name"},    {"vfsmount", "mnt_root"},
+        {"mount", "mnt"},       {"mount", "mnt_parent"}, {"mount", "mnt_mountpoint"}};
+    std::vector<uint64_t> offsets;
+    for (auto [type, member] : kMembers) {
+        std::optional<uint64_t> offset = kernel_member_offset(at, type, member);
+        if (!offset)
+            return nullptr;
+        offsets.push_back(*offset);
+    }
+    // d_name is a struct qstr: the name is its member.
+    std::optional<uint64_t> name = kernel_member_offset(at, "qstr", "name");
+    if (!name)
+        return nullptr;
+    offsets[1] += *name;
+    path_offsets_ = debug_->define_global_variable(
+        "dtx_path_offsets", debug_->array_type(debug_->integer_type(8, false), kRuntimePathOffsets),
+        llvm::ConstantDataArray::get(context_, offsets), GlobalDataSection::ReadOnly);
+    return path_offsets_;
+}
+
 llvm::GlobalVariable *Lowering::speculations_map() {
     if (!speculations_map_) {
         // Slot 0 is never used: IDs start at 1.
@@ -301,8 +326,10 @@ std::optional<uint64_t> Lowering::kernel_member_offset(const ast::Expr &at, std:
     if (options_.kernel_member_offset)
         offset = options_.kernel_member_offset(type, member);
     if (!offset)
-        error(at.range, "this needs the kernel's BTF (/sys/kernel/btf/vmlinux) to find struct " +
-                            std::string(type) + "'s member " + std::string(member));
+        error(at.range, "this needs struct " + std::string(type) + "'s member " +
+                            std::string(member) +
+                            " from the kernel's BTF (/sys/kernel/btf/vmlinux), which does not "
+                            "have it");
     return offset;
 }
 

@@ -319,6 +319,9 @@ public:
     // (copyout()); a fault when the kernel refuses.
     void write_user(ClauseState &state, llvm::Value *address, llvm::Value *from,
                     llvm::Value *length);
+    // dtx_rt_dentry_path's table of kernel offsets (a .rodata global), or
+    // null after an error at `at` when the kernel's BTF lacks them.
+    llvm::Value *path_offsets(const ast::Expr &at);
     // Speculations: their map (trace::SpeculationSlot per ID), how many there
     // are (nspec), and the speculation this clause's record belongs to.
     llvm::GlobalVariable *speculations_map();
@@ -353,6 +356,7 @@ public:
     llvm::GlobalVariable *walltime_offset_ = nullptr;
     llvm::GlobalVariable *null_string_ = nullptr;         // on first null_string()
     llvm::GlobalVariable *speculations_map_ = nullptr;    // on first speculations_map()
+    llvm::GlobalVariable *path_offsets_ = nullptr;        // on first path_offsets()
     std::optional<uint32_t> strtok_state_offset_;         // in dctx, on first strtok_state()
     std::map<std::string, uint64_t> string_offsets_;      // literal -> index in string_literals_
     std::vector<llvm::GlobalVariable *> pool_references_; // one strsize global per literal

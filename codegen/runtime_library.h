@@ -30,6 +30,12 @@
 //   dtx_rt_strtok(dst, s_or_null, delimiters, state, size)
 //                                                -> 1, or 0 for NULL (no token)
 //   dtx_rt_chill(nanoseconds)                    -> 1, after spinning that long
+//   dtx_rt_dentry_path(dst, request, offsets, size)
+//                                                -> 1: d_path() of a dentry;
+//                      `request` holds u64 dentry, mount, root dentry, root
+//                      mount, then 3 * size bytes of room; `offsets` is a
+//                      table of kRuntimePathOffsets u64 (dtx_runtime.c's
+//                      struct path_offsets)
 //   dtx_rt_announce_process(processes_map, ring_buffer, epid)
 //                                                -> 1 when it wrote a
 //                                                   trace::ProcessRecord
@@ -64,6 +70,9 @@ class BpfDebugInfo;
 // What the code passes for an omitted optional argument: substr's length,
 // index's and rindex's start, lltostr's base.
 inline constexpr int64_t kRuntimeOmittedArgument = INT64_MAX;
+
+// The words of dtx_rt_dentry_path's table of kernel offsets.
+inline constexpr size_t kRuntimePathOffsets = 6;
 
 // The size of strtok's state for strings of `strsize` bytes: the position
 // reached, the delimiter set, then a copy of the string being split.

@@ -149,10 +149,10 @@ bool check_tracemem(CallCheck &check) {
         return false;
     ast::Call &call = check.call;
     const Type *address = resolve(call.arguments[0]->type);
-    if (!is_scalar(address) && !is_string(address) && !is_array(address) &&
-        !is_struct_or_union(address)) {
+    // An array stands for the address of its first element, as in C.
+    if (!is_integer(address) && !is_pointer(address) && !is_array(address)) {
         c.error("D_TRACEMEM_ADDR", call.arguments[0]->range,
-                "tracemem() needs an address, or a value in memory, not " +
+                "tracemem() address must be an integer or a pointer, not " +
                     Checker::quote(call.arguments[0]->type));
         return false;
     }
@@ -182,8 +182,8 @@ Value lower_tracemem(Lowering &l, const ast::Call &call, ClauseState &state, boo
     layout.offset = l.reserve_record(state, size);
     if (llvm::Value *to = l.record_space(state, layout)) {
         l.zero(to, codegen::align8(size));
-        // A string or struct lives in the program's memory: its bytes, as
-        // far as it goes; anything else is a kernel address.
+        // An array in the program's memory (a member of a D variable):
+        // its bytes, as far as they go; anything else is a kernel address.
         if (source.value->getType()->isPointerTy())
             l.copy_bytes(to, source.value, std::min(size, l.stored_size(source.type)));
         else

@@ -64,12 +64,26 @@ Value lower_stop(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
     return l.finish_action(state, l.action(call, consume_nothing), call);
 }
 
+// One dtx_rt_chill() spins at most as long as bpf_loop's 2^23 clock reads
+// take (about 300 ms on our machines); chill() calls it this many times, each
+// for what is left until the deadline, so that half a second is reached on
+// machines where a clock read takes 8 ns or more.
+constexpr int kChillRounds = 8;
+
 // chill(nanoseconds): at most half a second, else an illegal operation.
 Value lower_chill(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+    llvm::IRBuilder<> &ir = l.ir();
     llvm::Value *nanoseconds = l.lower_scalar(*call.arguments.at(0), state);
-    l.fault_if(state, l.ir().CreateICmpUGT(nanoseconds, l.const64(kChillLimitNanoseconds)),
+    l.fault_if(state, ir.CreateICmpUGT(nanoseconds, l.const64(kChillLimitNanoseconds)),
                trace::FaultKind::IllegalOperation, nullptr);
-    l.runtime_call("dtx_rt_chill", {nanoseconds});
+    llvm::Value *deadline =
+        ir.CreateAdd(l.call_helper(BPF_FUNC_ktime_get_ns, l.i64(), {}), nanoseconds);
+    for (int round = 0; round < kChillRounds; round++) {
+        llvm::Value *now = l.call_helper(BPF_FUNC_ktime_get_ns, l.i64(), {});
+        llvm::Value *left = ir.CreateSelect(ir.CreateICmpULT(now, deadline),
+                                            ir.CreateSub(deadline, now), l.const64(0));
+        l.runtime_call("dtx_rt_chill", {left});
+    }
     return l.finish_action(state, l.action(call, consume_nothing), call);
 }
 

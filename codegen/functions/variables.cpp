@@ -135,6 +135,39 @@ Value lower_caller(Lowering &l, const ast::Expr &expr, ClauseState &state) {
     return {l.load64(l.at(buffer, 8)), expr.type};
 }
 
+// cwd: the current process's working directory, as d_path() gives it from
+// its root, read from task->fs.
+Value lower_cwd(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+    llvm::Value *offsets = l.path_offsets(expr);
+    std::optional<uint64_t> fs = l.kernel_member_offset(expr, "task_struct", "fs");
+    std::optional<uint64_t> pwd = l.kernel_member_offset(expr, "fs_struct", "pwd");
+    std::optional<uint64_t> root = l.kernel_member_offset(expr, "fs_struct", "root");
+    std::optional<uint64_t> mnt = l.kernel_member_offset(expr, "path", "mnt");
+    std::optional<uint64_t> dentry = l.kernel_member_offset(expr, "path", "dentry");
+    if (!offsets || !fs || !pwd || !root || !mnt || !dentry)
+        return {l.string_literal(""), expr.type};
+    llvm::IRBuilder<> &ir = l.ir();
+    llvm::Value *word = l.scratch(state, 8);
+    auto read = [&](llvm::Value *address) {
+        l.store64(l.const64(0), word);
+        l.call_helper(BPF_FUNC_probe_read_kernel, l.i64(), {word, ir.getInt32(8), address});
+        return l.load64(word);
+    };
+    llvm::Value *task = l.call_helper(BPF_FUNC_get_current_task, l.i64(), {});
+    llvm::Value *files = read(ir.CreateAdd(task, l.const64(*fs)));
+    auto field = [&](uint64_t path, uint64_t member) {
+        return read(ir.CreateAdd(files, l.const64(path + member)));
+    };
+    llvm::Value *dst = l.scratch(state, uint32_t(l.strsize()));
+    llvm::Value *request = l.scratch(state, uint32_t(32 + 3 * l.strsize()));
+    llvm::Value *start[] = {field(*pwd, *dentry), field(*pwd, *mnt), field(*root, *dentry),
+                            field(*root, *mnt)};
+    for (unsigned i = 0; i < 4; i++)
+        l.store64(start[i], l.at(request, 8 * i));
+    l.runtime_call("dtx_rt_dentry_path", {dst, request, offsets, l.const64(l.strsize())});
+    return {dst, expr.type};
+}
+
 Value lower_args(Lowering &l, const ast::Subscript &s, ClauseState &state) {
     return l.lower_probe_argument(s, s.type, state);
 }
@@ -162,6 +195,7 @@ constexpr BuiltinVariable kVariables[] = {
     {"caller", "uintptr_t", false, lower_caller<false>},
     {"cpu", "processorid_t", false, lower_cpu},
     {"curthread", "void *", false, lower_curthread}, // struct task_struct * with kernel BTF
+    {"cwd", "string", false, lower_cwd},
     {"epid", "uint_t", false, lower_context_word<ClauseContextLayout::epid>},
     {"errno", "int", false, lower_context_word<ClauseContextLayout::errno_value>, nullptr,
      ProbeData::Errno},

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,6 +175,27 @@ static int run_ustack(char **args, long n) {
     return 0;
 }
 
+/* SIGUSR1s caught by catch-usr1's handler (raise() tests). */
+static volatile sig_atomic_t usr1_caught;
+
+static void count_usr1(int signal) {
+    (void)signal;
+    usr1_caught++;
+}
+
+static int run_catch_usr1(char **args, long n) {
+    (void)args;
+    struct sigaction action = {.sa_handler = count_usr1, .sa_flags = SA_RESTART};
+    sigemptyset(&action.sa_mask);
+    if (sigaction(SIGUSR1, &action, NULL) != 0)
+        fail("sigaction");
+    for (long i = 0; i < n; i++)
+        syscall(SYS_getpid);
+    if (usr1_caught)
+        exit(usr1_caught);
+    return 0;
+}
+
 static int run_nanosleep(char **args, long n) {
     (void)args;
     for (long i = 0; i < n; i++)
@@ -200,6 +222,10 @@ static const struct Command kCommands[] = {
     {"getpid", "N", "getpid, N times in a tight loop", 0, run_getpid},
     {"nanosleep", "N", "nanosleep of 1 microsecond, N times", 0, run_nanosleep},
     {"ustack", "N", "getpid from known frames and registers, N times", 0, run_ustack},
+    {"catch-usr1", "N",
+     "getpid N times, counting the SIGUSR1s a handler catches; then exits with their number "
+     "as its status, if any",
+     0, run_catch_usr1},
 };
 
 static int usage(void) {

@@ -1,4 +1,5 @@
 /* stack actions: stack(), stack(n), ustack(), ustack(n), ustack(n, strsize), as keys and as traced records */
+/* dtx-args: -c '@TRIGGER@ getpid 1' */
 
 profile-99
 /arg0/

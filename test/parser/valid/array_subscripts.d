@@ -15,8 +15,8 @@ syscall::read:entry
 
 sdt:sched::sched_switch
 {
-	@states[args[0]->prev_state] = count();
-	this->cc = args[0]->prev_comm[0];
+	@states[args[3]] = count();	/* prev_state: sdt args[] are the event's fields */
+	this->cc = args[0][0];		/* prev_comm[0] */
 }
 
 END

@@ -2,15 +2,15 @@
 
 sdt:block::block_rq_issue
 {
-	start[args[0]->dev, args[0]->sector] = timestamp;
-	@sizes[args[0]->rwbs[0] == 'W' ? "write" : "read"] = quantize(args[0]->bytes);
+	start[args[0], args[1]] = timestamp;	/* dev, sector: sdt args[] are the event's fields */
+	@sizes[args[0]] = quantize(args[3]);	/* bytes by dev */
 }
 
 sdt:block::block_rq_complete
-/start[args[0]->dev, args[0]->sector]/
+/start[args[0], args[1]]/
 {
-	@latency_us[args[0]->dev] = quantize((timestamp - start[args[0]->dev, args[0]->sector]) / 1000);
-	start[args[0]->dev, args[0]->sector] = 0;
+	@latency_us[args[0]] = quantize((timestamp - start[args[0], args[1]]) / 1000);
+	start[args[0], args[1]] = 0;
 }
 
 tick-5s

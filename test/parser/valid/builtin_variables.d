@@ -13,5 +13,5 @@ syscall::read:return
 
 sdt:sched::sched_wakeup
 {
-	@wakeups[args[0]->comm, args[0]->pid] = count();
+	@wakeups[stringof(args[0]), args[1]] = count();	/* comm, pid */
 }

@@ -1,4 +1,6 @@
 /* destructive actions (need -w or the destructive option): system, raise, stop, copyout, copyoutstr */
+/* dtx-args: -c '@TRIGGERS@/dtx-funcs' */
+/* dtx-requires: uprobes */
 
 #pragma D option destructive
 

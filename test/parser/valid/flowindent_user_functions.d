@@ -1,4 +1,6 @@
 /* user function flow with the pid provider: globbed function names, entry/return pairs, flowindent and depth tracking */
+/* dtx-args: -c '@TRIGGERS@/dtx-funcs' */
+/* dtx-requires: uprobes */
 
 #pragma D option flowindent
 

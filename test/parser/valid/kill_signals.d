@@ -1,4 +1,5 @@
 /* who sends which signal to whom: kill(2) arguments, progenyof() and a result check */
+/* dtx-args: -c '@TRIGGER@ getpid 1' */
 
 #pragma D option quiet
 

@@ -1,4 +1,6 @@
 /* a malloc/free leak finder with the pid provider: outstanding allocations keyed by address */
+/* dtx-args: -c '@TRIGGERS@/dtx-funcs' */
+/* dtx-requires: uprobes */
 
 #pragma D option quiet
 

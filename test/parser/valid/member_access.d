@@ -1,4 +1,5 @@
 /* member access with . and ->, chains of them, args[] members, curthread, and members of xlate results */
+/* dtx-requires: fbt btf */
 
 fbt::vfs_read:entry
 {
@@ -11,8 +12,8 @@ fbt::vfs_read:entry
 
 sdt:sched::sched_switch
 {
-	@prio[args[0]->prev_prio] = count();
-	@next[stringof(args[0]->next_comm)] = count();
+	@prio[args[2]] = count();		/* prev_prio: sdt args[] are the event's fields */
+	@next[stringof(args[4])] = count();	/* next_comm */
 }
 
 profile-99

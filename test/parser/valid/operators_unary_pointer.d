@@ -1,4 +1,5 @@
 /* unary operators: * dereference, & address-of, - + ~ !, combined with casts and member access */
+/* dtx-requires: fbt btf */
 
 fbt::vfs_read:entry
 {

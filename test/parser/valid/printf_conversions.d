@@ -1,4 +1,5 @@
 /* printf with many conversions, flags, widths, precisions and length modifiers */
+/* dtx-args: -c '@TRIGGER@ getpid 1' */
 
 #pragma D option quiet
 

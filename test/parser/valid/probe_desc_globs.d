@@ -1,4 +1,5 @@
 /* shell globs in probe description fields: *, ?, [abc], [a-z], ranges and several per field */
+/* dtx-requires: kprobes fentry btf */
 
 syscall::read*:entry
 {

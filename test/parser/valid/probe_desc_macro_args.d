@@ -1,4 +1,5 @@
 /* macro arguments inside probe descriptions: pid$1, syscall::$2:entry, $target */
+/* dtx-skip: pid$1 needs the pid of a running process as $1, which a fixed command line cannot give */
 
 #pragma D option defaultargs
 

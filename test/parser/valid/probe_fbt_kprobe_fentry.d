@@ -1,4 +1,5 @@
 /* kernel function probes: fbt with a glob, kprobe and fentry providers, entry and return */
+/* dtx-requires: kprobes fentry btf */
 
 fbt::vfs_*:entry
 {

@@ -2,7 +2,7 @@
 
 sdt:sched::sched_switch
 {
-	@switches[stringof(args[0]->prev_comm)] = count();
+	@switches[stringof(args[0])] = count();	/* prev_comm */
 }
 
 rawtp:sched::sched_switch
@@ -12,7 +12,7 @@ rawtp:sched::sched_switch
 
 tracepoint:sched::sched_process_exec
 {
-	printf("%s exec %s\n", execname, stringof(args[0]->filename));
+	printf("%s exec %s\n", execname, stringof(args[0]));
 }
 
 END

@@ -1,4 +1,6 @@
 /* USDT probes: python$target:::function-entry and function-return, with string arguments */
+/* dtx-args: -c /usr/bin/python3.11 */
+/* dtx-requires: uprobes python3.11 */
 
 #pragma D option quiet
 

@@ -1,4 +1,5 @@
 /* provider definitions for USDT probes: unnamed and named parameters, no parameters, and native : translated forms */
+/* dtx-skip: no program on the machine has the USDT provider foo it traces */
 
 provider foo {
 	probe bar(int, char *);

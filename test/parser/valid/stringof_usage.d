@@ -1,8 +1,10 @@
 /* stringof applied with and without parentheses, to members, casts and array elements */
+/* dtx-requires: fbt btf */
 
 sdt:sched::sched_process_fork
 {
-	printf("%s forked %s\n", stringof(args[0]->parent_comm), stringof args[0]->child_comm);
+	/* parent_comm, child_comm: sdt args[] are the event's fields */
+	printf("%s forked %s\n", stringof(args[0]), stringof args[2]);
 }
 
 fbt::do_unlinkat:entry

@@ -1,4 +1,5 @@
 /* count system calls by name for one process, print the top ten each second */
+/* dtx-args: -c '@TRIGGER@ getpid 1' */
 
 #pragma D option quiet
 

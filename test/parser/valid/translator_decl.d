@@ -1,4 +1,5 @@
 /* translator definitions with struct input pointers and typedef output types, and xlate to struct and pointer */
+/* dtx-requires: fbt btf */
 
 struct in {
 	int x;

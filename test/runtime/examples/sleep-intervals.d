@@ -1,0 +1,1 @@
+../../../examples/sleep-intervals.d
