@@ -227,7 +227,28 @@ llvm::GlobalVariable *Lowering::speculations_map() {
     return speculations_map_;
 }
 
+void Lowering::undo_speculation(ClauseState &state) {
+    llvm::Value *id = ir_.CreateAlignedLoad(
+        ir_.getInt16Ty(), record_address(state, offsetof(trace::RecordHeader, speculation)),
+        llvm::Align(2));
+    llvm::Value *key = scratch(state, 8);
+    ir_.CreateAlignedStore(ir_.CreateZExt(id, i32()), key, llvm::Align(4));
+    llvm::Value *slot = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {speculations_map(), key});
+    auto *undo = llvm::BasicBlock::Create(context_, "unspeculate", state.function);
+    auto *done = llvm::BasicBlock::Create(context_, "unspeculated", state.function);
+    ir_.CreateCondBr(
+        ir_.CreateAnd(ir_.CreateICmpNE(id, ir_.getInt16(0)), ir_.CreateIsNotNull(slot)), undo,
+        done);
+    ir_.SetInsertPoint(undo);
+    ir_.CreateAtomicRMW(llvm::AtomicRMWInst::Sub,
+                        at(slot, offsetof(trace::SpeculationSlot, written)), const64(1),
+                        llvm::MaybeAlign(8), llvm::AtomicOrdering::SequentiallyConsistent);
+    ir_.CreateBr(done);
+    ir_.SetInsertPoint(done);
+}
+
 void Lowering::set_record_speculation(ClauseState &state, llvm::Value *id) {
+    state.speculates = true;
     ir_.CreateAlignedStore(ir_.CreateTrunc(id, ir_.getInt16Ty()),
                            record_address(state, offsetof(trace::RecordHeader, speculation)),
                            llvm::Align(2));

@@ -718,6 +718,8 @@ llvm::Function *Lowering::clause_function(uint32_t clause, bool with_stack_conte
     {
         llvm::IRBuilder<>::InsertPointGuard fault_guard(ir_);
         ir_.SetInsertPoint(state.fault);
+        if (state.speculates)
+            undo_speculation(state);
         ir_.CreateRet(ir_.getInt32(1));
     }
     return function;
@@ -784,6 +786,8 @@ void Lowering::finish_record(ClauseState &state) {
     auto *written = llvm::BasicBlock::Create(context_, "written", state.function);
     ir_.CreateCondBr(ir_.CreateICmpNE(result, const64(0)), dropped, written);
     ir_.SetInsertPoint(dropped);
+    if (state.speculates)
+        undo_speculation(state);
     count_drop(state, trace::DropCounter::RingBuffer, written);
     ir_.SetInsertPoint(written);
 }

@@ -98,6 +98,7 @@ struct ClauseState {
     llvm::Value *ctx = nullptr; // null when the trampoline has no stack context
     llvm::BasicBlock *fault = nullptr;
     llvm::BasicBlock *end_without_record = nullptr; // clause_end_without_record()
+    bool speculates = false;                        // speculate() was lowered
     trace::ClauseDescription *description = nullptr;
     uint32_t record_offset = 0; // next free byte of the record
     uint32_t action_count = 0;  // record actions so far (bits of the mask)
@@ -327,6 +328,9 @@ public:
     llvm::GlobalVariable *speculations_map();
     uint32_t speculation_count() const { return options_.nspec; }
     void set_record_speculation(ClauseState &state, llvm::Value *id);
+    // A record speculate() counted that will not be written after all (a
+    // fault, a full ring buffer): uncounted, so the speculation can drain.
+    void undo_speculation(ClauseState &state);
     // A block that ends the clause at once, recording nothing and without
     // a fault (speculate() on a speculation that is not active).
     llvm::BasicBlock *clause_end_without_record(ClauseState &state);

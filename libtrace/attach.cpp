@@ -259,8 +259,8 @@ AttachResult<const Attachment *>
 AttachmentSet::attach_kprobe_multi(int prog_fd, std::span<const std::string> symbols,
                                    std::span<const uint64_t> cookies, bool retprobe) {
     std::string description = retprobe ? "kretprobe_multi (" : "kprobe_multi (";
-    description += std::to_string(symbols.size()) +
-                   (symbols.size() == 1 ? " function)" : " functions)");
+    description +=
+        std::to_string(symbols.size()) + (symbols.size() == 1 ? " function)" : " functions)");
     if (symbols.empty() || (!cookies.empty() && cookies.size() != symbols.size()))
         return AttachError{description + ": needs functions, and cookies empty or one per function",
                            EINVAL};

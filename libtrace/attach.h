@@ -191,9 +191,8 @@ public:
     // loaded for its target function, through that function's BPF trampoline;
     // `description` names the target ("fentry vfs_read"). A nonzero cookie
     // needs Linux 5.19.
-    AttachResult<const Attachment *> attach_trampoline(int prog_fd, bool fexit,
-                                                       std::string description,
-                                                       uint64_t cookie = 0);
+    AttachResult<const Attachment *>
+    attach_trampoline(int prog_fd, bool fexit, std::string description, uint64_t cookie = 0);
 
     // Opens `attr` for (pid, cpu) as perf_event_open(2) does and attaches a
     // BPF_PROG_TYPE_PERF_EVENT program to its overflow; sampling events such as

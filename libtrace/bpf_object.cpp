@@ -240,6 +240,15 @@ BpfObjectError BpfObject::describe_load_failure(int error_code) const {
         // The kernel reports ENOSPC for a log that overflowed, hiding its
         // verdict; at log level 0 the log was only asked for after a failure.
         std::string log_size = std::to_string(options_.verifier_log_size);
+        // Helpers a lockdown mode refuses (copyout() and copyoutstr() use
+        // bpf_probe_write_user): say so rather than show the verifier's log.
+        if (std::strstr(log->buffer.get(), "cannot use helper bpf_probe_write_user")) {
+            error.message = "program '" + error.program +
+                            "' writes user memory (copyout(), copyoutstr()) with "
+                            "bpf_probe_write_user, which this kernel refuses (a lockdown mode or "
+                            "a security module forbids it)";
+            return error;
+        }
         if (error_code != ENOSPC)
             error.message = "the BPF verifier rejected program '" + error.program + "': " + reason;
         else if (options_.verifier_log_level == 0)

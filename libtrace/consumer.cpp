@@ -640,11 +640,11 @@ void Consumer::set_option(uint32_t epid, const std::string &name,
 }
 
 void Consumer::run_command(const std::string &command) {
+    // The command writes to dtx's own stdout, not to an -o file, as dtrace's do.
     std::fflush(out_);
+    std::fflush(stdout);
     posix_spawn_file_actions_t files;
     posix_spawn_file_actions_init(&files);
-    if (int out = fileno(out_); out >= 0 && out != STDOUT_FILENO)
-        posix_spawn_file_actions_adddup2(&files, out, STDOUT_FILENO);
     // The session blocks signals it reads through a signalfd; the command
     // starts with none blocked.
     posix_spawnattr_t attributes;

@@ -115,8 +115,8 @@ public:
     // dtrace's warning. No value means "set" (dtrace passes "1").
     void set_option(uint32_t epid, const std::string &name,
                     const std::optional<std::string> &value);
-    // system(): runs `command` with /bin/sh, its output going where the
-    // trace's goes, after what was printed before it.
+    // system(): runs `command` with /bin/sh, after what was printed before
+    // it; its output goes to dtx's stdout (not to an -o file), as dtrace's.
     void run_command(const std::string &command);
     // commit() and discard(): the speculation's records are printed (or
     // dropped) now, and so are those still to arrive.

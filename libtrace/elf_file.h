@@ -30,8 +30,8 @@
 namespace dtx::trace {
 
 struct ElfFunction {
-    std::string name;    // without version: "malloc", "main", "malloc@plt"
-    std::string version; // "GLIBC_2.2.5"; empty when unversioned
+    std::string name;     // without version: "malloc", "main", "malloc@plt"
+    std::string version;  // "GLIBC_2.2.5"; empty when unversioned
     uint64_t address = 0; // st_value: link-time virtual address
     uint64_t size = 0;    // 0 when the symbol table does not say
     enum class Binding : uint8_t { Global, Weak, Local } binding = Binding::Global;

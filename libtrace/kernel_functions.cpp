@@ -108,8 +108,7 @@ std::variant<KernelFunctionList, std::string> KernelFunctionList::load() {
             std::string path = "/sys/kernel/btf/" + std::string(module);
             it->second.types.reset(btf__parse_split(path.c_str(), const_cast<btf *>(vmlinux)));
             if (it->second.types)
-                it->second.names =
-                    btf_function_names(*it->second.types, btf__type_cnt(vmlinux));
+                it->second.names = btf_function_names(*it->second.types, btf__type_cnt(vmlinux));
         }
         return it->second.names.contains(name);
     };
@@ -126,8 +125,7 @@ std::string_view function_base_name(std::string_view name) {
 
 bool is_cold_part(std::string_view name) {
     size_t at = name.find(".cold");
-    return at != std::string_view::npos && at > 0 &&
-           (at + 5 == name.size() || name[at + 5] == '.');
+    return at != std::string_view::npos && at > 0 && (at + 5 == name.size() || name[at + 5] == '.');
 }
 
 KprobeBlacklist KprobeBlacklist::parse(std::string_view text) {

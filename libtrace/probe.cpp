@@ -1,6 +1,5 @@
 #include "libtrace/probe.h"
 
-
 namespace dtx::trace {
 
 std::string ProbeName::full() const {
@@ -14,9 +13,9 @@ const Probe &ProbeTable::add(ProbeName name, std::shared_ptr<const ProbeData> da
     probe.id = uint32_t(probes_.size());
     probe.name = std::move(name);
     probe.data = std::move(data);
-    by_name_.emplace(NameView{probe.name.provider, probe.name.module, probe.name.function,
-                              probe.name.name},
-                     &probe);
+    by_name_.emplace(
+        NameView{probe.name.provider, probe.name.module, probe.name.function, probe.name.name},
+        &probe);
     return probe;
 }
 

@@ -7,11 +7,11 @@
 #include <cstdint>
 #include <deque>
 #include <map>
-#include <unordered_map>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <unordered_map>
 
 namespace dtx::trace {
 

@@ -70,7 +70,8 @@ std::string open_path_of(const std::string &proc, const ProcessModule &module) {
             return candidate;
     }
     const MapsEntry &first = module.mappings.front();
-    std::string mapped = proc + "/map_files/" + hex_digits(first.start) + "-" + hex_digits(first.end);
+    std::string mapped =
+        proc + "/map_files/" + hex_digits(first.start) + "-" + hex_digits(first.end);
     if (::access(mapped.c_str(), R_OK) == 0)
         return mapped;
     return module.path;

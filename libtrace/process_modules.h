@@ -30,7 +30,7 @@ struct MapsEntry {
     uint64_t offset = 0; // file offset of `start`
     uint32_t device_major = 0, device_minor = 0;
     uint64_t inode = 0;
-    std::string path; // empty for anonymous mappings; "[stack]", "/usr/lib/..."
+    std::string path;     // empty for anonymous mappings; "[stack]", "/usr/lib/..."
     bool deleted = false; // the path ended in " (deleted)", which is removed from `path`
 };
 
@@ -39,7 +39,7 @@ std::vector<MapsEntry> parse_maps(std::string_view text);
 
 // One file mapped into a process.
 struct ProcessModule {
-    std::string path;      // as the process maps it: "/usr/lib/x86_64-linux-gnu/libc.so.6"
+    std::string path; // as the process maps it: "/usr/lib/x86_64-linux-gnu/libc.so.6"
     // Where dtx opens the file: `path` itself, or the same file (same inode)
     // reached through /proc/PID/root (a process with another root or mount
     // namespace) or /proc/PID/map_files (a file deleted or replaced since it

@@ -267,6 +267,7 @@ bool Session::compile(ast::Program &program, std::span<const ProgramUnit> units,
                 expand_macros(description.function, options_.macro_arguments, options_.target_pid),
                 expand_macros(description.name, options_.macro_arguments, options_.target_pid)};
             std::vector<const Probe *> found;
+            std::vector<std::string> left_out; // unavailable providers a glob matched
             bool malformed = false;
             for (auto &provider : providers_) {
                 size_t before = found.size();
@@ -275,6 +276,14 @@ bool Session::compile(ast::Program &program, std::span<const ProgramUnit> units,
                     malformed = true;
                 } else if (found.size() > before) {
                     if (auto missing = provider->unavailable()) {
+                        // A glob over providers (`*:::`) leaves out those
+                        // this kernel cannot run; a named one is an error.
+                        if (pattern.provider.find_first_of("*?[") != std::string::npos) {
+                            left_out.push_back("probes of " + std::string(provider->name()) +
+                                               " matched, but " + *missing);
+                            found.resize(before);
+                            continue;
+                        }
                         diags.error("D_PROBE_SPEC", description.range,
                                     "probe '" + found[before]->name.full() + "': " + *missing);
                         malformed = true;
@@ -288,6 +297,7 @@ bool Session::compile(ast::Program &program, std::span<const ProgramUnit> units,
                 for (auto &provider : providers_)
                     if (auto why = provider->explain_no_match(pattern))
                         zero.hints.push_back(*why);
+                zero.hints.insert(zero.hints.end(), left_out.begin(), left_out.end());
                 zero.hints.push_back("dtx -l lists the probes; -Z permits descriptions that "
                                      "match nothing");
             }

@@ -42,7 +42,6 @@ int executable_error(const std::string &path) {
     return access(path.c_str(), X_OK) == 0 ? 0 : errno;
 }
 
-
 // The process a thread belongs to, from /proc/TID/status.
 std::optional<pid_t> thread_group_of(pid_t tid) {
     std::ifstream status("/proc/" + std::to_string(tid) + "/status");
@@ -241,8 +240,7 @@ void TargetProcesses::hold_exits(std::function<void(pid_t)> at_exit) {
     at_exit_ = std::move(at_exit);
     for (Process &process : processes_)
         if (!process.exited && !process.seized)
-            process.seized =
-                ptrace(PTRACE_SEIZE, process.pid, nullptr, PTRACE_O_TRACEEXIT) == 0;
+            process.seized = ptrace(PTRACE_SEIZE, process.pid, nullptr, PTRACE_O_TRACEEXIT) == 0;
 }
 
 void TargetProcesses::handle_stops() {
@@ -263,7 +261,8 @@ void TargetProcesses::handle_stops() {
                 ptrace(PTRACE_LISTEN, process.pid, nullptr, nullptr); // a group stop: stay stopped
             } else {
                 // A signal on its way to the process: deliver it.
-                ptrace(PTRACE_CONT, process.pid, nullptr, reinterpret_cast<void *>(intptr_t(signal)));
+                ptrace(PTRACE_CONT, process.pid, nullptr,
+                       reinterpret_cast<void *>(intptr_t(signal)));
             }
         }
     }

@@ -30,17 +30,35 @@ namespace dtx::trace {
 // The x86-64 registers as offsets into the kernel's struct pt_regs, which is
 // what a uprobe program's context is (r15 at 0 ... ss at 160).
 enum class PtRegsOffset : uint16_t {
-    R15 = 0, R14 = 8, R13 = 16, R12 = 24, Rbp = 32, Rbx = 40, R11 = 48, R10 = 56,
-    R9 = 64, R8 = 72, Rax = 80, Rcx = 88, Rdx = 96, Rsi = 104, Rdi = 112,
-    OrigRax = 120, Rip = 128, Cs = 136, Eflags = 144, Rsp = 152, Ss = 160,
+    R15 = 0,
+    R14 = 8,
+    R13 = 16,
+    R12 = 24,
+    Rbp = 32,
+    Rbx = 40,
+    R11 = 48,
+    R10 = 56,
+    R9 = 64,
+    R8 = 72,
+    Rax = 80,
+    Rcx = 88,
+    Rdx = 96,
+    Rsi = 104,
+    Rdi = 112,
+    OrigRax = 120,
+    Rip = 128,
+    Cs = 136,
+    Eflags = 144,
+    Rsp = 152,
+    Ss = 160,
 };
 
 struct UsdtArgument {
     enum class Kind : uint8_t {
-        Constant,        // value = displacement
-        Register,        // value = the register (its low `size` bytes)
-        Memory,          // value = *(base + displacement)
-        IndexedMemory,   // value = *(base + index * scale + displacement); no base when !has_base
+        Constant,      // value = displacement
+        Register,      // value = the register (its low `size` bytes)
+        Memory,        // value = *(base + displacement)
+        IndexedMemory, // value = *(base + index * scale + displacement); no base when !has_base
     };
     Kind kind = Kind::Constant;
     int8_t size = 8; // bytes: 1, 2, 4 or 8; negative when signed
@@ -58,10 +76,10 @@ struct UsdtArgument {
 };
 
 struct UsdtProbe {
-    std::string provider;  // as in the note: "python"
-    std::string name;      // as in the note: "function__entry"
-    uint64_t address = 0;  // link-time virtual address of the site (adjusted)
-    uint64_t semaphore = 0; // link-time virtual address, 0 = none
+    std::string provider;       // as in the note: "python"
+    std::string name;           // as in the note: "function__entry"
+    uint64_t address = 0;       // link-time virtual address of the site (adjusted)
+    uint64_t semaphore = 0;     // link-time virtual address, 0 = none
     std::string arguments_text; // the spec as written, for errors and -lv
     std::vector<UsdtArgument> arguments;
 };

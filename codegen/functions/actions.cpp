@@ -136,8 +136,13 @@ void consume_tracemem(Consumer &consumer, const ActionDescription &action,
                       std::span<const std::byte> record) {
     trace::ValueLayout bytes = action.values.at(0);
     if (action.values.size() > 1) {
+        // A negative dsize (as a signed value) is ignored, as dtrace does;
+        // 0 shows nothing at all.
         auto shown = consumer.read<int64_t>(record, action.values[1].offset);
-        bytes.size = uint32_t(std::clamp<int64_t>(shown, 0, bytes.size));
+        if (shown == 0)
+            return;
+        if (shown > 0)
+            bytes.size = uint32_t(std::min<int64_t>(shown, bytes.size));
     }
     consumer.write(trace::format_bytes(
         record.subspan(std::min<size_t>(bytes.offset, record.size())), bytes.size));

@@ -1,9 +1,8 @@
 /* dtx-args: -q -w -o /tmp/dtx-runtime-system-output-file.out */
 /*
- * With -o FILE, dtx sends a command's output where the trace's goes: into
- * FILE, in order with printf(). (dtrace(1) leaves the command its own
- * stdout: there the output would be on the terminal, not in FILE.) The
- * last command shows FILE on stderr and removes it; stdout stays empty.
+ * With -o FILE, a command's output goes to dtx's own stdout, as dtrace(1)
+ * leaves it, while the trace goes into FILE. The last command shows FILE
+ * on stderr and removes it.
  */
 
 BEGIN

@@ -1,5 +1,4 @@
 /* dtx-args: -q */
-/* dtx-xfail: speculate() counts the clause's record as written to the speculation before the clause ends; a fault later in the clause (or a ring buffer drop) loses the record, the consumer waits for it forever and the speculation stays busy: speculation() fails from then on (the count belongs where the record is sent, codegen/lower_program.cpp finish_record) */
 /*
  * A clause that speculates and then faults records nothing; discarding its
  * speculation frees the ID all the same, for a later speculation().
