@@ -37,6 +37,10 @@ private:
     void define_provider(const ast::ProviderDefinition &def);
     void check_clause(ast::Clause &clause);
     void check_clause_roles(const ast::Clause &clause);
+    void find_first_assignments();
+    // Declares the global `name` from its first assignment, later in the
+    // program, typed as that assignment will type it; false if it has none.
+    bool declare_early(const std::string &name);
     void check_statement(ast::Stmt &stmt);
 
     // A type as written; null (after a diagnostic) if it names nothing valid.
@@ -143,7 +147,7 @@ private:
     const Type *probe_argument_type(const trace::ProbeArgument &argument);
 
     ast::Program &program_;
-    DiagnosticEngine &diags_;
+    DiagnosticEngine *diags_; // swapped while a later assignment is looked at early
     const CheckOptions &options_;
     CheckedProgram &out_;
     TypeTable &types_;
@@ -155,7 +159,17 @@ private:
     std::map<std::string, const Type *> inline_types_;
     std::set<const ast::Expr *> bit_fields_; // member expressions naming a bit-field
     std::unique_ptr<KernelTypes> kernel_types_;
-    size_t clause_index_ = 0; // of the clause being checked, in program.clauses
+    // Globals are declared by their first assignment anywhere in the
+    // program: each global's first assignment and its clause, found before
+    // the clauses are checked, so that a clause may read a global only a
+    // later clause assigns (declare_early()).
+    struct FirstAssignment {
+        ast::Expr *store = nullptr; // an Assign, or a ++/-- Unary
+        size_t clause = 0;
+    };
+    std::map<std::string, FirstAssignment> first_assignments_;
+    std::set<std::string> declaring_early_; // against cycles: x = y; y = x;
+    size_t clause_index_ = 0;               // of the clause being checked, in program.clauses
     std::optional<ClauseArguments> clause_arguments_; // fetched on its first args[]
 };
 

@@ -17,10 +17,11 @@ CheckedProgram check_program(Program &program, DiagnosticEngine &diags,
 
 Checker::Checker(Program &program, DiagnosticEngine &diags, const CheckOptions &options,
                  CheckedProgram &out)
-    : program_(program), diags_(diags), options_(options), out_(out), types_(*out.types) {}
+    : program_(program), diags_(&diags), options_(options), out_(out), types_(*out.types) {}
 
 void Checker::run() {
     apply_pragmas();
+    find_first_assignments();
     // D is checked in program order: a variable's first assignment declares it
     // for everything after, as in dtrace.
     for (const Node *item : program_.items) {
@@ -36,6 +37,63 @@ void Checker::run() {
         else if (auto *clause = dynamic_cast<Clause *>(node))
             check_clause(*clause);
     }
+}
+
+void Checker::find_first_assignments() {
+    for (size_t c = 0; c < program_.clauses.size(); c++)
+        for (const StmtPtr &stmt : program_.clauses[c]->statements)
+            for_each_expression(*stmt, [&](const Expr &expr) {
+                const Expr *target = nullptr;
+                if (const auto *assign = expr.as<Assign>())
+                    target = assign->target.get();
+                else if (const auto *unary = expr.as<Unary>();
+                         unary && (unary->op == UnaryOp::PreIncrement ||
+                                   unary->op == UnaryOp::PostIncrement ||
+                                   unary->op == UnaryOp::PreDecrement ||
+                                   unary->op == UnaryOp::PostDecrement))
+                    target = unary->operand.get();
+                if (!target)
+                    return;
+                if (const auto *subscript = target->as<Subscript>())
+                    target = subscript->base.get();
+                const auto *id = target->as<Identifier>();
+                if (id && !id->scoped && id->module.empty())
+                    first_assignments_.try_emplace(id->name,
+                                                   FirstAssignment{const_cast<Expr *>(&expr), c});
+            });
+}
+
+bool Checker::declare_early(const std::string &name) {
+    auto it = first_assignments_.find(name);
+    if (it == first_assignments_.end() || declaring_early_.count(name))
+        return false;
+    declaring_early_.insert(name);
+    // The assignment is checked as it will be in its own clause, with
+    // nothing reported: its clause reports its errors when its turn comes.
+    DiagnosticEngine quiet;
+    DiagnosticEngine *reporting = diags_;
+    diags_ = &quiet;
+    const size_t clause = clause_index_;
+    std::optional<ClauseArguments> arguments = std::move(clause_arguments_);
+    clause_index_ = it->second.clause;
+    clause_arguments_.reset();
+    check(*it->second.store);
+    clause_index_ = clause;
+    clause_arguments_ = std::move(arguments);
+    diags_ = reporting;
+    declaring_early_.erase(name);
+    if (auto found = out_.globals.find(name); found != out_.globals.end())
+        return true;
+    // The assignment does not check: an int, so that its own errors are the
+    // ones reported.
+    out_.globals.emplace(name, VariableInfo{name,
+                                            VariableScope::Global,
+                                            types_.int_type(),
+                                            false,
+                                            {},
+                                            false,
+                                            it->second.store->range});
+    return true;
 }
 
 void Checker::apply_pragmas() {
@@ -644,7 +702,7 @@ void Checker::check_statement(Stmt &stmt) {
 // --- helpers ---------------------------------------------------------------------
 
 Diagnostic &Checker::error(const char *code, const SourceRange &at, std::string message) {
-    return diags_.error(code, at, std::move(message));
+    return diags_->error(code, at, std::move(message));
 }
 
 namespace {

@@ -82,6 +82,8 @@ const Type *Checker::check_identifier(Identifier &id) {
         out_.resolutions[&id] = {.kind = Resolution::Kind::Constant, .value = kernel->second};
         return kernel->first;
     }
+    if (declare_early(id.name))
+        return check_identifier(id);
     Diagnostic &d = error("D_IDENT_UNDEF", id.range,
                           "undefined identifier '" + id.name +
                               "': a variable must be assigned before it is read");
@@ -434,6 +436,8 @@ const Type *Checker::check_subscript(Subscript &subscript) {
                                 externs_.count(id->name);
         if ((it == out_.globals.end() && !other_name) ||
             (it != out_.globals.end() && it->second.associative)) {
+            if (it == out_.globals.end() && declare_early(id->name))
+                return check_subscript(subscript);
             if (it == out_.globals.end()) {
                 key_types(subscript.indices);
                 Diagnostic &d = error("D_IDENT_UNDEF", id->range,
