@@ -435,9 +435,16 @@ TEST(SemaVariables, IntegerWidthsMix) {
     EXPECT_EQ(errors("BEGIN { x = 1; x = timestamp; x = 'c'; x += arg0; x++; }"), Codes{});
 }
 
-TEST(SemaVariables, ReadBeforeAssignmentIsUndefined) {
-    EXPECT_EQ(errors("BEGIN { trace(y); y = 1; }"), Codes{"D_IDENT_UNDEF@1:15"});
+TEST(SemaVariables, FirstAssignmentAnywhereDeclares) {
+    // A global's first assignment declares it for the whole program.
+    EXPECT_EQ(errors("BEGIN { trace(y); y = 1; }"), Codes{});
     EXPECT_EQ(errors("BEGIN { y = 1; }\nEND { trace(y); }"), Codes{});
+    EXPECT_EQ(errors("BEGIN { trace(s); trace(a[1]); }\nEND { s = \"x\"; a[1] = 2; }"), Codes{});
+    EXPECT_EQ(type_of("s", "END { s = \"x\"; }"), "string");
+    // Never assigned: undefined.
+    EXPECT_EQ(errors("BEGIN { trace(y); }"), Codes{"D_IDENT_UNDEF@1:15"});
+    // The later assignment's own errors are reported there, once.
+    EXPECT_EQ(errors("BEGIN { trace(q); }\nEND { q = nosuch; }"), Codes{"D_IDENT_UNDEF@2:11"});
 }
 
 TEST(SemaVariables, UnknownIdentifierSuggestsANearName) {
