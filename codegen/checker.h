@@ -98,6 +98,10 @@ private:
     const Type *check_member(ast::Member &member);
     const Type *check_cast(ast::Cast &cast);
     const Type *check_xlate(ast::Xlate &xlate);
+    // A parameter in scope named `name`, resolved; null if none is.
+    const Type *check_parameter(ast::Identifier &id);
+    // inline T f[K a, ...] used as f[x, ...].
+    const Type *check_inline_call(ast::Subscript &subscript, const ast::InlineDefinition &def);
     // args[index] in the current clause, typed by its probes' provider.
     const Type *check_probe_argument(ast::Subscript &subscript);
     const Type *check_sizeof(ast::Expr &expr, const Type *type, const SourceRange &at);
@@ -155,7 +159,13 @@ private:
     std::map<std::string, std::pair<const Type *, int64_t>> enumerators_;
     std::map<std::string, const Type *> externs_; // extern declarations of kernel symbols
     std::map<const ast::TypeExpr *, const Type *> defined_records_; // bodies laid out once
-    std::set<const Type *> translator_outputs_;
+    // Parameters in scope while an inline's value or a translator's member
+    // is checked: innermost last.
+    struct ParameterScope {
+        const ast::Node *owner;
+        std::vector<std::pair<std::string, const Type *>> parameters;
+    };
+    std::vector<ParameterScope> parameter_scopes_;
     std::map<std::string, const Type *> inline_types_;
     std::set<const ast::Expr *> bit_fields_; // member expressions naming a bit-field
     std::unique_ptr<KernelTypes> kernel_types_;

@@ -183,7 +183,19 @@ void Checker::declare(const Declaration &decl) {
 
 void Checker::define_inline(InlineDefinition &def) {
     const Type *declared = resolve_type(*def.type);
-    const Type *value = check(*def.value);
+    // An associative-array inline's value is checked with its parameters.
+    std::vector<const Type *> parameter_types;
+    ParameterScope scope{&def, {}};
+    bool parameters_ok = true;
+    for (const InlineParameter &parameter : def.parameters) {
+        const Type *type = resolve_type(*parameter.type);
+        parameters_ok &= type != nullptr;
+        parameter_types.push_back(type);
+        scope.parameters.emplace_back(parameter.name, type);
+    }
+    parameter_scopes_.push_back(std::move(scope));
+    const Type *value = parameters_ok ? check(*def.value) : nullptr;
+    parameter_scopes_.pop_back();
     if (declared && value && !assignable(declared, value, is_null_constant(*def.value)))
         error("D_OP_INCOMPAT", def.value->range,
               "inline '" + def.name + "' is declared " + quote(declared) +
@@ -191,19 +203,54 @@ void Checker::define_inline(InlineDefinition &def) {
     if (out_.inlines.count(def.name) || find_builtin_variable(def.name))
         error("D_DECL_IDRED", def.range, "inline '" + def.name + "' redefines an identifier");
     out_.inlines[def.name] = &def;
+    if (!def.parameters.empty())
+        out_.inline_parameters[&def] = std::move(parameter_types);
     inline_types_[def.name] = declared ? declared : value;
 }
 
 void Checker::define_translator(const TranslatorDefinition &def) {
     const Type *output = resolve_type(*def.output_type);
-    if (!output)
+    const Type *input = resolve_type(*def.input_type);
+    if (!output || !input)
         return;
     if (!is_struct_or_union(output)) {
         error("D_XLATE_SOU", def.output_type->range,
               "translator output type " + quote(output) + " must be a struct or union");
         return;
     }
-    translator_outputs_.insert(resolve(output));
+    const Type *record = with_members(resolve(output));
+    auto info = std::make_unique<TranslatorInfo>();
+    info->definition = &def;
+    info->output = record;
+    info->input = input;
+    parameter_scopes_.push_back({&def, {{def.parameter, input}}});
+    for (const TranslatorMember &member : def.members) {
+        std::optional<sema::Member> target = find_member(record, member.name);
+        if (!target) {
+            error("D_XLATE_MEMB", member.range,
+                  "translator member '" + member.name + "' is not a member of " + quote(output));
+            continue;
+        }
+        if (info->members.count(member.name)) {
+            error("D_XLATE_REDECL", member.range,
+                  "translator member '" + member.name + "' is defined twice");
+            continue;
+        }
+        Expr &value = *member.value;
+        const Type *type = check(value);
+        if (!type)
+            continue;
+        if (!assignable(target->type, type, is_null_constant(value)) &&
+            !(is_char_array(target->type) && is_string_like(type))) {
+            error("D_XLATE_INCOMPAT", value.range,
+                  "translator member '" + member.name + "' has type " + quote(target->type) +
+                      ", which a value of type " + quote(type) + " cannot be assigned to");
+            continue;
+        }
+        info->members[member.name] = &value;
+    }
+    parameter_scopes_.pop_back();
+    out_.translators.push_back(std::move(info));
 }
 
 void Checker::define_provider(const ProviderDefinition &def) {

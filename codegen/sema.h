@@ -75,7 +75,9 @@ struct AggregationInfo {
     SourceRange defined_at;
 };
 
-// What an identifier, macro argument or call resolved to.
+struct TranslatorInfo;
+
+// What an identifier, macro argument, call or xlate resolved to.
 struct Resolution {
     enum class Kind {
         Builtin,      // execname, arg0 ...: `builtin`
@@ -84,6 +86,11 @@ struct Resolution {
         Variable,     // a global, self-> or this-> variable: `variable`
         KernelSymbol, // `sym or an extern declaration
         Function,     // a call: `function`
+        // A parameter of an associative-array inline or a translator's input,
+        // inside its definition: parameter `index` of `owner` (the
+        // InlineDefinition or TranslatorDefinition), bound where it is used.
+        Parameter,
+        Translation, // an xlate: `translator`
     };
     Kind kind = Kind::Builtin;
     const BuiltinVariable *builtin = nullptr;
@@ -92,6 +99,19 @@ struct Resolution {
     const ast::InlineDefinition *inline_definition = nullptr;
     const VariableInfo *variable = nullptr;
     const FunctionDescriptor *function = nullptr;
+    const ast::Node *owner = nullptr; // Parameter
+    size_t index = 0;                 // Parameter
+    const TranslatorInfo *translator = nullptr;
+};
+
+// A translator the program defines: `translator output < input parameter >
+// { member = expr; ... };`. Each member's expression is checked once, with
+// the parameter typed as the input; an xlate evaluates only what it needs.
+struct TranslatorInfo {
+    const ast::TranslatorDefinition *definition = nullptr;
+    const Type *output = nullptr; // a struct or union
+    const Type *input = nullptr;
+    std::map<std::string, const ast::Expr *> members; // by member name
 };
 
 struct ProviderProbeInfo {
@@ -112,6 +132,9 @@ struct CheckedProgram {
     std::map<std::string, AggregationInfo> aggregations;
     std::map<std::string, const ast::InlineDefinition *> inlines;
     std::vector<ProviderInfo> providers;
+    std::vector<std::unique_ptr<TranslatorInfo>> translators;
+    // The types of each associative-array inline's parameters.
+    std::map<const ast::InlineDefinition *, std::vector<const Type *>> inline_parameters;
     std::unordered_map<const ast::Expr *, Resolution> resolutions;
     bool destructive_allowed = false;
     bool defaultargs = false;

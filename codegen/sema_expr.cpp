@@ -536,10 +536,25 @@ const Type *Checker::check_xlate(Xlate &xlate) {
     const Type *output = resolve(target);
     if (output->kind == TypeKind::Pointer)
         output = resolve(output->element);
-    if (!translator_outputs_.count(output)) {
-        error("D_XLATE_NONE", xlate.range, "no translator to " + quote(output) + " is defined");
+    // The last translator defined for the output that takes the operand.
+    const TranslatorInfo *chosen = nullptr;
+    bool any_output = false;
+    for (const auto &translator : out_.translators) {
+        if (resolve(translator->output) != output)
+            continue;
+        any_output = true;
+        if (assignable(translator->input, operand, is_null_constant(*xlate.operand)))
+            chosen = translator.get();
+    }
+    if (!chosen) {
+        if (!any_output)
+            error("D_XLATE_NONE", xlate.range, "no translator to " + quote(output) + " is defined");
+        else
+            error("D_XLATE_NONE", xlate.range,
+                  "no translator to " + quote(output) + " takes a value of type " + quote(operand));
         return nullptr;
     }
+    out_.resolutions[&xlate] = {.kind = Resolution::Kind::Translation, .translator = chosen};
     return target;
 }
 

@@ -49,7 +49,16 @@ const Type *Checker::check_identifier(Identifier &id) {
                 return types_.pointer_to(task);
         return spelled(builtin->type);
     }
+    if (!id.scoped && id.module.empty())
+        if (const Type *parameter = check_parameter(id))
+            return parameter;
     if (auto it = out_.inlines.find(id.name); it != out_.inlines.end()) {
+        if (!it->second->parameters.empty()) {
+            error("D_IDENT_BADREF", id.range,
+                  "inline '" + id.name + "' takes " +
+                      std::to_string(it->second->parameters.size()) + " key(s): index it");
+            return nullptr;
+        }
         Resolution r{.kind = Resolution::Kind::Inline, .inline_definition = it->second};
         if (std::optional<int64_t> value = constant_value(*it->second->value))
             r.value = *value;
@@ -89,6 +98,47 @@ const Type *Checker::check_identifier(Identifier &id) {
                               "': a variable must be assigned before it is read");
     suggest(d, id.name, identifier_names());
     return nullptr;
+}
+
+const Type *Checker::check_parameter(Identifier &id) {
+    for (auto scope = parameter_scopes_.rbegin(); scope != parameter_scopes_.rend(); ++scope)
+        for (size_t i = 0; i < scope->parameters.size(); i++)
+            if (scope->parameters[i].first == id.name) {
+                out_.resolutions[&id] = {
+                    .kind = Resolution::Kind::Parameter, .owner = scope->owner, .index = i};
+                return scope->parameters[i].second;
+            }
+    return nullptr;
+}
+
+const Type *Checker::check_inline_call(Subscript &subscript, const InlineDefinition &def) {
+    out_.resolutions[subscript.base.get()] = {.kind = Resolution::Kind::Inline,
+                                              .inline_definition = &def};
+    const std::vector<const Type *> &parameters = out_.inline_parameters[&def];
+    if (subscript.indices.size() != parameters.size()) {
+        for (ExprPtr &index : subscript.indices)
+            check(*index);
+        error("D_PROTO_LEN", subscript.range,
+              "inline '" + def.name + "' takes " + std::to_string(parameters.size()) + " key(s), " +
+                  std::to_string(subscript.indices.size()) + " given");
+        return nullptr;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < parameters.size(); i++) {
+        Expr &index = *subscript.indices[i];
+        const Type *type = check(index);
+        if (!type || !parameters[i]) {
+            ok = false;
+            continue;
+        }
+        if (!assignable(parameters[i], type, is_null_constant(index))) {
+            error("D_PROTO_ARG", index.range,
+                  "key #" + std::to_string(i + 1) + " of inline '" + def.name + "' has type " +
+                      quote(type) + ", which does not match " + quote(parameters[i]));
+            ok = false;
+        }
+    }
+    return ok ? inline_types_[def.name] : nullptr;
 }
 
 const Type *Checker::check_variable(Variable &var) {
@@ -431,6 +481,9 @@ const Type *Checker::check_subscript(Subscript &subscript) {
             }
             return index ? spelled(builtin->type) : nullptr;
         }
+        if (auto inline_it = out_.inlines.find(id->name);
+            inline_it != out_.inlines.end() && !inline_it->second->parameters.empty())
+            return check_inline_call(subscript, *inline_it->second);
         auto it = out_.globals.find(id->name);
         const bool other_name = find_builtin_variable(id->name) || out_.inlines.count(id->name) ||
                                 externs_.count(id->name);
