@@ -411,21 +411,27 @@ void Lowering::lower_aggregation(const ast::Assign &assign, ClauseState &state) 
     AggregationStorage &storage = found->second;
     const trace::AggregationDescription &d = storage.description;
 
-    // The key: fields at the offsets the description gives, zero elsewhere.
+    // The key: fields at the offsets the description gives, after the id
+    // word in a shared map, zero elsewhere.
     llvm::Value *key;
     if (d.single_slot) {
-        // Slot 0, on the stack, where the verifier (Linux 6.14 and later) sees
-        // a constant key and knows that the lookup cannot fail.
-        {
+        // The slot, on the stack, where the verifier (Linux 6.14 and later)
+        // sees a constant key and knows that the lookup cannot fail. One slot
+        // of stack for all the clause's aggregations: LLVM would not reuse
+        // the stack of one alloca per aggregation, and 512 bytes are soon spent.
+        if (!state.slot_key) {
             llvm::IRBuilder<>::InsertPointGuard guard(ir_);
             llvm::BasicBlock &entry = state.function->getEntryBlock();
             ir_.SetInsertPoint(&entry, entry.getFirstInsertionPt());
-            key = ir_.CreateAlloca(i32(), nullptr, "slot");
+            state.slot_key = ir_.CreateAlloca(i32(), nullptr, "slot");
         }
-        ir_.CreateStore(ir_.getInt32(0), key);
+        key = state.slot_key;
+        ir_.CreateStore(ir_.getInt32(d.map_index), key);
     } else {
         key = scratch(state, d.key_size);
         zero(key, d.key_size);
+        if (d.shared_map)
+            store64(const64(uint64_t(d.map_index) << 32), key);
     }
     if (keys)
         for (size_t i = 0; i < keys->size() && i < d.key_fields.size(); i++) {

@@ -1,6 +1,7 @@
-// The program-level half of the lowering: maps and storage, one function per
-// clause, the trampolines with their dispatch on the probe ID, the ERROR path,
-// and the way to an object file.
+// The program-level half of the lowering: the maps every program has, one
+// function per clause, the trampolines with their dispatch on the probe ID,
+// the ERROR path, and the way to an object file. Where variables and
+// aggregations are kept is lower_storage.cpp's.
 #include "codegen/lowering.h"
 
 #include "codegen/bpf_emitter.h"
@@ -25,8 +26,6 @@ constexpr uint32_t kScratchAreaLimit = 32 * 1024;
 constexpr uint32_t kRecordMaskOffset = sizeof(trace::RecordHeader);
 constexpr uint32_t kRecordDataOffset = kRecordMaskOffset + 8;
 constexpr uint32_t kErrorProbeId = 3;
-// The largest value of a per-CPU map (the kernel's PCPU_MIN_UNIT_SIZE).
-constexpr uint32_t kMaxPerCpuValue = 32 * 1024;
 // The BPF back end inlines memset/memcpy only up to this many bytes.
 constexpr uint32_t kMemoryChunk = 512;
 
@@ -120,6 +119,7 @@ std::optional<CompiledProgram> Lowering::run() {
     declare_common_maps();
     plan_storage();
     plan_aggregations();
+    plan_maps();
     plan_enabled_probes();
     for (const TrampolineSpec &spec : input_.trampolines)
         emit_trampoline(spec);
@@ -476,7 +476,7 @@ llvm::Function *Lowering::new_function(std::string_view name, llvm::FunctionType
     return function;
 }
 
-// --- maps and storage ----------------------------------------------------------
+// --- maps and the probes ------------------------------------------------------------
 
 void Lowering::declare_common_maps() {
     uint64_t ring = std::bit_ceil(std::max<uint64_t>(options_.bufsize, 4096));
@@ -496,143 +496,6 @@ void Lowering::declare_common_maps() {
                                        const64(0), GlobalDataSection::ReadOnly);
     activity_ = debug_->define_global_variable("dtx_activity", debug_->integer_type(4, false),
                                                ir_.getInt32(0), GlobalDataSection::Data);
-}
-
-void Lowering::plan_storage() {
-    const sema::CheckedProgram &checked = input_.checked;
-    auto hash_map = [&](const std::string &name, uint32_t key_size, uint32_t value_size) {
-        uint32_t entries = uint32_t(std::clamp<uint64_t>(
-            options_.dynvarsize / (key_size + value_size + 64), 1024, 1u << 20));
-        return debug_->define_map({.name = name,
-                                   .type = BPF_MAP_TYPE_HASH,
-                                   .max_entries = entries,
-                                   .key = debug_->char_array_type(key_size),
-                                   .value = debug_->char_array_type(value_size),
-                                   .map_flags = BPF_F_NO_PREALLOC});
-    };
-    auto keys_size = [&](const sema::VariableInfo &info) {
-        uint32_t size = 0;
-        for (const sema::Type *key : info.key_types)
-            size += stored_size(key);
-        return size;
-    };
-    for (const auto &[name, info] : checked.globals) {
-        VariableStorage storage;
-        storage.info = &info;
-        storage.value_size = stored_size(info.type);
-        if (info.associative) {
-            storage.kind = VariableStorage::Kind::Map;
-            storage.key_size = std::max<uint32_t>(8, keys_size(info));
-            storage.map = hash_map("dtx_global_" + name, storage.key_size, storage.value_size);
-        } else {
-            storage.kind = VariableStorage::Kind::Global;
-            storage.offset = globals_size_;
-            globals_size_ += storage.value_size;
-        }
-        globals_storage_.emplace(name, storage);
-    }
-    for (const auto &[name, info] : checked.thread_locals) {
-        VariableStorage storage;
-        storage.info = &info;
-        storage.kind = VariableStorage::Kind::Map;
-        storage.value_size = stored_size(info.type);
-        storage.key_size = 8 + keys_size(info);
-        storage.map = hash_map("dtx_self_" + name, storage.key_size, storage.value_size);
-        thread_storage_.emplace(name, storage);
-    }
-    for (const auto &[name, info] : checked.clause_locals) {
-        VariableStorage storage;
-        storage.info = &info;
-        storage.kind = VariableStorage::Kind::ClauseLocal;
-        storage.value_size = stored_size(info.type);
-        storage.offset = ClauseContextLayout::locals + locals_size_;
-        locals_size_ += storage.value_size;
-        clause_storage_.emplace(name, storage);
-    }
-    // strtok()'s state after the this-> variables, when the program calls it.
-    for (const auto &[expr, resolution] : checked.resolutions)
-        if (resolution.function && resolution.function->name == "strtok" && !strtok_state_offset_) {
-            strtok_state_offset_ = ClauseContextLayout::locals + locals_size_;
-            locals_size_ += align8(runtime_strtok_state_size(strsize()));
-        }
-    if (globals_size_) {
-        auto *type = llvm::ArrayType::get(i64(), globals_size_ / 8);
-        globals_ = debug_->define_global_variable(
-            "dtx_globals", debug_->char_array_type(globals_size_),
-            llvm::ConstantAggregateZero::get(type), GlobalDataSection::Data);
-    }
-}
-
-void Lowering::plan_aggregations() {
-    // Aggregations are numbered in the order the program first uses them,
-    // which is the order dtrace prints them in at exit.
-    std::vector<const sema::AggregationInfo *> ordered;
-    for (const auto &[name, info] : input_.checked.aggregations)
-        ordered.push_back(&info);
-    std::map<const SourceFile *, size_t> source_order;
-    for (const auto &clause : input_.program.clauses)
-        source_order.try_emplace(clause->range.source, source_order.size());
-    auto position = [&](const sema::AggregationInfo *info) {
-        auto it = source_order.find(info->defined_at.source);
-        return std::tuple(it == source_order.end() ? source_order.size() : it->second,
-                          info->defined_at.begin.line, info->defined_at.begin.column);
-    };
-    std::stable_sort(ordered.begin(), ordered.end(),
-                     [&](auto *a, auto *b) { return position(a) < position(b); });
-    uint32_t id = 0;
-    for (const sema::AggregationInfo *info : ordered) {
-        AggregationStorage storage;
-        storage.info = info;
-        trace::AggregationDescription &d = storage.description;
-        d.id = id++;
-        d.name = info->name;
-        d.function = info->function->shape(info->parameters);
-        uint32_t offset = 0;
-        for (const sema::Type *key : info->key_types) {
-            trace::ValueLayout field = layout_of(key, offset);
-            d.key_fields.push_back(field);
-            offset += field.size;
-        }
-        // Without keys, one array slot: see AggregationDescription.
-        d.single_slot = info->key_types.empty();
-        d.key_size = d.single_slot ? 4 : std::max<uint32_t>(8, offset);
-        storage.value_size = uint32_t(d.value_word_count() * 8);
-        if (storage.value_size > kMaxPerCpuValue)
-            error(info->defined_at, "@" + info->name + " needs " +
-                                        std::to_string(storage.value_size) +
-                                        " bytes per key and CPU, more than the kernel's " +
-                                        std::to_string(kMaxPerCpuValue) + "; use fewer buckets");
-        std::string map_name = "dtx_agg_" + (info->name.empty() ? std::string("_") : info->name);
-        d.map_name = map_name;
-        if (d.single_slot) {
-            // The kernel zeroes the slot, which is the initial state (min and
-            // max are stored XORed with their identity).
-            storage.map =
-                debug_->define_map({.name = map_name,
-                                    .type = BPF_MAP_TYPE_PERCPU_ARRAY,
-                                    .max_entries = 1,
-                                    .key = debug_->integer_type(4, false),
-                                    .value = debug_->char_array_type(storage.value_size)});
-        } else {
-            uint32_t entries = uint32_t(std::clamp<uint64_t>(
-                options_.aggsize / (d.key_size + storage.value_size), 256, 1u << 20));
-            storage.map = debug_->define_map({.name = map_name,
-                                              .type = BPF_MAP_TYPE_PERCPU_HASH,
-                                              .max_entries = entries,
-                                              .key = debug_->char_array_type(d.key_size),
-                                              .value = debug_->char_array_type(storage.value_size),
-                                              .map_flags = BPF_F_NO_PREALLOC});
-            std::vector<int64_t> initial = trace::initial_data(d.function);
-            trace::convert_kernel_words(d.function, initial);
-            std::vector<uint64_t> words(initial.begin(), initial.end());
-            llvm::Constant *data = llvm::ConstantDataArray::get(context_, words);
-            storage.initial_value = debug_->define_global_variable(
-                map_name + "_initial", debug_->char_array_type(storage.value_size), data,
-                GlobalDataSection::ReadOnly);
-        }
-        description_.aggregations.push_back(d);
-        aggregations_.emplace(info->name, std::move(storage));
-    }
 }
 
 void Lowering::plan_enabled_probes() {

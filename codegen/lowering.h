@@ -1,7 +1,8 @@
 // Lowering of a checked D program to LLVM IR, shared by its implementation
-// files: lower_program.cpp (module, maps, storage, clauses, trampolines, the
-// ERROR path), lower_expr.cpp (expressions and variables) and lower_calls.cpp
-// (actions, subroutines, aggregations). Not part of codegen's interface; the
+// files: lower_program.cpp (module, common maps, clauses, trampolines, the
+// ERROR path), lower_storage.cpp (where variables and aggregations live),
+// lower_expr.cpp (expressions and variables) and lower_calls.cpp (actions,
+// subroutines, aggregations). Not part of codegen's interface; the
 // entry point is compile_program() in compile.h.
 //
 // Values: integers, enums and pointers live in i64 registers, normalized to
@@ -53,17 +54,23 @@ struct VariableStorage {
     };
     Kind kind = Kind::Global;
     uint32_t offset = 0;
+    // Map: an entry of `map`, which other variables may share (see
+    // storage_plan.h). Its key is the thread ID (thread-locals), or'ed with
+    // key_prefix, or key_prefix alone where keys_offset leaves it room; then
+    // the D keys from keys_offset; zeros up to key_size.
     llvm::GlobalVariable *map = nullptr;
-    uint32_t key_size = 0;   // Map: tid (thread-locals) then the keys
-    uint32_t value_size = 0; // bytes
+    uint32_t key_size = 0;
+    uint32_t keys_offset = 0;
+    uint64_t key_prefix = 0;
+    uint32_t value_size = 0; // bytes (Map: of the map's values)
     const sema::VariableInfo *info = nullptr;
 };
 
 struct AggregationStorage {
-    trace::AggregationDescription description;
+    trace::AggregationDescription description; // its map and key layout too
     llvm::GlobalVariable *map = nullptr;
     llvm::GlobalVariable *initial_value = nullptr; // the state of a new key; keyed only
-    uint32_t value_size = 0; // bytes per CPU: description.value_word_count() words
+    uint32_t value_size = 0;                       // bytes per CPU: description.value_size
     const sema::AggregationInfo *info = nullptr;
 };
 
@@ -91,8 +98,9 @@ struct ClauseState {
     uint32_t record_offset = 0; // next free byte of the record
     uint32_t action_count = 0;  // record actions so far (bits of the mask)
     uint32_t scratch_offset = 0;
-    bool scratch_exhausted = false; // reported once
-    uint32_t statement = 0;         // 1-based top-level statement (ERROR's arg2)
+    bool scratch_exhausted = false;  // reported once
+    llvm::Value *slot_key = nullptr; // the key of keyless aggregations, on first use
+    uint32_t statement = 0;          // 1-based top-level statement (ERROR's arg2)
 };
 
 class Lowering {
@@ -115,8 +123,10 @@ private:
     friend class TrampolineBuilderImpl;
 
     void declare_common_maps();
+    // lower_storage.cpp: variables, aggregations, then the maps they share.
     void plan_storage();
     void plan_aggregations();
+    void plan_maps();
     void plan_enabled_probes();
     llvm::Function *clause_function(uint32_t clause, bool with_stack_context);
     void lower_clause(ClauseState &state);
