@@ -13,8 +13,6 @@ namespace dtx::codegen {
 
 namespace {
 
-constexpr uint32_t kRecordMaskOffset = sizeof(trace::RecordHeader);
-
 const ast::Expr &argument(const ast::Call &call, size_t i) {
     return *call.arguments.at(i);
 }
@@ -51,15 +49,25 @@ llvm::Value *Lowering::record_address(ClauseState &state, uint32_t offset) {
 }
 
 uint32_t Lowering::record_action(ClauseState &state, trace::ActionDescription action) {
-    uint32_t bit = state.action_count++;
-    if (bit >= 64) {
-        error(action.location, "a clause may record at most 64 actions");
-        bit = 63;
+    const uint32_t index = state.action_count++;
+    std::vector<uint32_t> &masks = state.description->mask_offsets;
+    if (index / 64 >= masks.size()) {
+        // The mask word of the next 64 actions, cleared where the clause
+        // starts: this action may be on one branch of an if/else.
+        masks.push_back(reserve_record(state, 8));
+        if (masks.back() + 8 <= record_area_limit_) {
+            llvm::IRBuilder<>::InsertPointGuard guard(ir_);
+            ir_.SetInsertPoint(state.masks_cleared->getNextNode());
+            llvm::Value *word = at(state.masks_cleared->getPointerOperand(),
+                                   masks.back() - masks[masks.size() - 2]);
+            state.masks_cleared = ir_.CreateAlignedStore(const64(0), word, llvm::Align(8));
+        }
     }
-    llvm::Value *mask_address = record_address(state, kRecordMaskOffset);
-    store64(ir_.CreateOr(load64(mask_address), const64(uint64_t{1} << bit)), mask_address);
+    if (llvm::Value *mask_address = record_space(state, {.offset = masks[index / 64]}))
+        store64(ir_.CreateOr(load64(mask_address), const64(uint64_t{1} << (index % 64))),
+                mask_address);
     state.description->actions.push_back(std::move(action));
-    return bit;
+    return index;
 }
 
 // Fills `buffer` with the current kernel stack (frames * 8 bytes, zero after

@@ -23,8 +23,6 @@ namespace {
 // so only the per-CPU map value grows with them.
 constexpr uint32_t kRecordAreaLimit = 16 * 1024;
 constexpr uint32_t kScratchAreaLimit = 32 * 1024;
-constexpr uint32_t kRecordMaskOffset = sizeof(trace::RecordHeader);
-constexpr uint32_t kRecordDataOffset = kRecordMaskOffset + 8;
 constexpr uint32_t kErrorProbeId = 3;
 // The BPF back end inlines memset/memcpy only up to this many bytes.
 constexpr uint32_t kMemoryChunk = 512;
@@ -570,6 +568,7 @@ llvm::Function *Lowering::clause_function(uint32_t clause, bool with_stack_conte
     state.description = &description_.clauses[clause];
     // Each variant describes the same actions: keep one description.
     state.description->actions.clear();
+    state.description->mask_offsets = {trace::kRecordMaskOffset};
     state.fault = llvm::BasicBlock::Create(context_, "abort", function);
     lower_clause(state);
     {
@@ -582,10 +581,11 @@ llvm::Function *Lowering::clause_function(uint32_t clause, bool with_stack_conte
 
 void Lowering::lower_clause(ClauseState &state) {
     const ast::Clause &clause = *state.clause;
-    state.record_offset = kRecordDataOffset;
+    state.record_offset = trace::kRecordDataStart;
     llvm::Value *record = at(state.dctx, record_area_offset());
     store64(const64(0), record); // the header: no speculation yet
-    store64(const64(0), at(record, kRecordMaskOffset));
+    state.masks_cleared =
+        ir_.CreateAlignedStore(const64(0), at(record, trace::kRecordMaskOffset), llvm::Align(8));
 
     auto *done = llvm::BasicBlock::Create(context_, "done", state.function);
     if (clause.predicate) {

@@ -96,7 +96,10 @@ struct ClauseState {
     llvm::BasicBlock *end_without_record = nullptr; // clause_end_without_record()
     trace::ClauseDescription *description = nullptr;
     uint32_t record_offset = 0; // next free byte of the record
-    uint32_t action_count = 0;  // record actions so far (bits of the mask)
+    uint32_t action_count = 0;  // record actions so far (bits of the masks)
+    // Clears the record's last mask word, where the clause starts: words
+    // for more actions are cleared after it.
+    llvm::StoreInst *masks_cleared = nullptr;
     uint32_t scratch_offset = 0;
     bool scratch_exhausted = false;  // reported once
     llvm::Value *slot_key = nullptr; // the key of keyless aggregations, on first use

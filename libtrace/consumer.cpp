@@ -119,10 +119,11 @@ void Consumer::print_record(std::span<const std::byte> record) {
     const ClauseDescription &clause = program_.clauses.at(enabled.clause);
     if (!options_.quiet)
         print_probe_line(header, enabled);
-    auto mask = read<uint64_t>(record, sizeof(RecordHeader));
-    for (size_t i = 0; i < clause.actions.size() && i < 64; i++)
-        if (mask & (uint64_t{1} << i))
+    for (size_t i = 0; i < clause.actions.size() && i / 64 < clause.mask_offsets.size(); i++) {
+        auto mask = read<uint64_t>(record, clause.mask_offsets[i / 64]);
+        if (mask & (uint64_t{1} << (i % 64)))
             clause.actions[i].consume(*this, clause.actions[i], record);
+    }
     if (!options_.quiet)
         write("\n");
 }

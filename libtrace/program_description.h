@@ -123,10 +123,15 @@ struct PrintedType {
     std::vector<std::pair<std::string, int64_t>> enumerators; // Enum
 };
 
-// The most bytes a clause's record holds, header and action mask included:
-// the largest value print() can record is a little smaller.
+// A clause's record: a RecordHeader, a 64-bit mask of which of the clause's
+// first 64 actions ran (if/else can skip some), then the actions' values.
+// A clause of more actions has a mask word for each 64 more, among the
+// values (ClauseDescription::mask_offsets). The most bytes a record holds,
+// header and masks included: the largest value print() can record is a
+// little smaller.
 inline constexpr uint32_t kMaxRecordSize = 16 * 1024;
-inline constexpr uint32_t kRecordDataStart = sizeof(RecordHeader) + 8;
+inline constexpr uint32_t kRecordMaskOffset = sizeof(RecordHeader);
+inline constexpr uint32_t kRecordDataStart = kRecordMaskOffset + 8;
 
 class Consumer;
 struct ActionDescription;
@@ -155,6 +160,9 @@ struct ClauseDescription {
     uint32_t record_size = 0; // header included
     bool records = true;      // false: the clause writes nothing (aggregations only)
     std::vector<ActionDescription> actions;
+    // Where the record's mask words are: bit i % 64 of word i / 64 says
+    // whether action i ran.
+    std::vector<uint32_t> mask_offsets = {kRecordMaskOffset};
 };
 
 struct EnabledProbe {

@@ -278,6 +278,23 @@ TEST(CodegenRecords, RecordSizeCountsHeaderMaskAndValues) {
     EXPECT_EQ(b->clause(0).record_size, kFirstValueOffset + 8 * 8);
 }
 
+TEST(CodegenRecords, EachSixtyFourMoreActionsHaveAMaskWordAmongTheValues) {
+    std::string program = "BEGIN {";
+    for (int i = 0; i < 130; i++)
+        program += " trace(" + std::to_string(i) + ");";
+    auto b = compile(program + " }");
+    ASSERT_TRUE(b->compiled);
+    const trace::ClauseDescription &clause = b->clause(0);
+    ASSERT_EQ(clause.actions.size(), 130u);
+    ASSERT_EQ(clause.mask_offsets.size(), 3u);
+    EXPECT_EQ(clause.mask_offsets[0], trace::kRecordMaskOffset);
+    // The word of actions 64 to 127 follows action 64's value, and so on.
+    EXPECT_EQ(clause.mask_offsets[1], b->value(0, 64).offset + 8);
+    EXPECT_EQ(b->value(0, 65).offset, clause.mask_offsets[1] + 8);
+    EXPECT_EQ(clause.mask_offsets[2], b->value(0, 128).offset + 8);
+    EXPECT_EQ(clause.record_size, kFirstValueOffset + (130 + 2) * 8);
+}
+
 TEST(CodegenRecords, BuiltinVariablesKeepTheirTypesWidth) {
     auto b = compile("BEGIN { trace(pid); trace(timestamp); }");
     ASSERT_TRUE(b->compiled);
