@@ -132,6 +132,22 @@ private:
     void plan_maps();
     void plan_enabled_probes();
     llvm::Function *clause_function(uint32_t clause, bool with_stack_context);
+    // --- lower_dispatch.cpp: calling the clauses -----------------------------
+    struct DispatchTables;
+    void plan_dispatch_tables(const TrampolineSpec &spec, DispatchTables &tables);
+    // Runs, for the firing probe, those of its clauses that are in `block`.
+    void dispatch_clauses(const TrampolineSpec &spec, const DispatchTables &tables,
+                          const std::set<uint32_t> &block, llvm::Value *dctx, llvm::Value *ctx,
+                          ClauseGate gate, bool inlined);
+    // emit(first, last, dctx, ctx, inlined) calls clauses first..last-1 of
+    // `count`: all at once when they are at most `direct_limit`, else from
+    // functions `name`_N of a block each, whose clauses are to be inlined.
+    void call_clause_blocks(
+        const std::string &name, size_t count, size_t direct_limit, llvm::Value *dctx,
+        llvm::Value *ctx,
+        const std::function<void(size_t, size_t, llvm::Value *, llvm::Value *, bool)> &emit);
+    // The clause's result (i32): its function called, or inlined by LLVM.
+    llvm::Value *call_clause(uint32_t clause, llvm::Value *dctx, llvm::Value *ctx, bool inlined);
     void lower_clause(ClauseState &state);
     void lower_statement(const ast::Stmt &stmt, ClauseState &state);
     void finish_record(ClauseState &state);
