@@ -9,6 +9,9 @@ namespace dtx::codegen {
 
 namespace {
 
+// Keyed aggregations whose values take more bytes per CPU have a map each
+// while the budget allows (see storage_plan.h).
+constexpr uint32_t kSharedValueLimit = 4096;
 // Above this many groups, merging considers only neighbours in (kind, key,
 // value) order: looking at every pair would be cubic in the groups.
 constexpr size_t kAllPairsLimit = 128;
@@ -84,6 +87,17 @@ StoragePlan plan_storage_maps(std::span<const StorageRequest> requests, size_t m
     std::vector<Group> groups;
     for (auto &[shape, group] : exact)
         groups.push_back(std::move(group));
+    // Keyed aggregations of large values alone, while the budget allows.
+    for (size_t i = 0; i < groups.size(); i++) {
+        if (groups[i].kind != StorageKind::KeyedAggregation || groups[i].value <= kSharedValueLimit)
+            continue;
+        while (groups[i].members.size() > 1 && groups.size() < map_budget) {
+            Group alone = groups[i];
+            alone.members = {groups[i].members.back()};
+            groups[i].members.pop_back();
+            groups.push_back(std::move(alone));
+        }
+    }
     while (groups.size() > map_budget && merge_cheapest(groups)) {
     }
     // Maps in the order of their first members, so that names follow the program.

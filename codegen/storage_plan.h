@@ -17,6 +17,13 @@
 // with one member has the key it would have alone, so a program of a few
 // variables pays nothing per event for the sharing.
 //
+// Keyed aggregations whose values are large (over 4 KB per CPU: lquantize()
+// and llquantize() of many buckets) keep a map each while the budget allows:
+// the kernel allocates a per-CPU hash's entries where the program runs, with
+// only one made ahead per CPU (at map creation), and a large per-CPU
+// allocation made there often fails, which drops the update. With a map each,
+// one new key per aggregation and firing always has room, as before sharing.
+//
 // When the shapes need more maps than the budget allows, the maps of a kind
 // are merged, the cheapest in padding first (a member's key and value are
 // padded to the merged map's), until they fit.

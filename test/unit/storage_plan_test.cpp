@@ -122,6 +122,21 @@ TEST(StoragePlan, OverTheBudgetTheCheapestMapsMerge) {
     EXPECT_EQ(plan.maps[plan.placements[0].map].value_size, 16u);
 }
 
+TEST(StoragePlan, LargeKeyedAggregationsHaveAMapEachWhileTheBudgetAllows) {
+    std::vector<StorageRequest> requests;
+    for (int i = 0; i < 10; i++)
+        requests.push_back(keyed(8, 16384));
+    requests.push_back(keyed(8, 16384 + 8)); // another shape
+    StoragePlan plan = plan_storage_maps(requests, 8);
+    expect_consistent(requests, plan);
+    EXPECT_EQ(plan.maps.size(), 8u);
+    size_t alone = 0;
+    for (const auto &map : plan.maps)
+        alone += !map.shared();
+    EXPECT_EQ(alone, 7u); // and four share the eighth
+    EXPECT_EQ(plan_storage_maps(requests).maps.size(), 11u);
+}
+
 TEST(StoragePlan, KindsNeverMix) {
     std::vector<StorageRequest> requests = {global_array(8, 8), keyed(8, 8), keyless(8)};
     StoragePlan plan = plan_storage_maps(requests, 1);
