@@ -220,7 +220,7 @@ llvm::BasicBlock *Lowering::clause_end_without_record(ClauseState &state) {
         state.end_without_record =
             llvm::BasicBlock::Create(context_, "end_without_record", state.function);
         ir_.SetInsertPoint(state.end_without_record);
-        ir_.CreateRet(ir_.getInt32(0));
+        ir_.CreateRet(ir_.getInt32(state.part ? 2 : 0)); // a part tells the clause
     }
     return state.end_without_record;
 }

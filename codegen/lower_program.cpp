@@ -23,7 +23,9 @@ namespace {
 // so only the per-CPU map value grows with them.
 constexpr uint32_t kRecordAreaLimit = 16 * 1024;
 constexpr uint32_t kScratchAreaLimit = 32 * 1024;
-constexpr uint32_t kErrorProbeId = 3;
+// The IR instructions past which the rest of a clause goes into a part
+// (start_clause_part): about 10,000 BPF instructions.
+constexpr size_t kClausePartSize = 8000;
 // The BPF back end inlines memset/memcpy only up to this many bytes.
 constexpr uint32_t kMemoryChunk = 512;
 
@@ -542,6 +544,8 @@ void Lowering::lower_clause(ClauseState &state) {
         ir_.SetInsertPoint(body);
     }
     bool has_aggregation = false;
+    ClauseState whole;                  // the clause's own function, while a part is being filled
+    llvm::BasicBlock *resume = nullptr; // where the clause's function calls the next part
     for (const ast::StmtPtr &stmt : clause.statements) {
         state.statement++;
         if (auto *e = stmt->as<ast::ExpressionStmt>())
@@ -551,7 +555,15 @@ void Lowering::lower_clause(ClauseState &state) {
                     target = sub->base.get();
                 has_aggregation |= target->kind == ast::Expr::Kind::Aggregation;
             }
+        if (state.function->getInstructionCount() > kClausePartSize)
+            resume = start_clause_part(state, whole, resume);
         lower_statement(*stmt, state);
+    }
+    if (state.part) {
+        ir_.CreateRet(ir_.getInt32(0));
+        state.restore_function(whole);
+        ir_.SetInsertPoint(resume);
+        ir_.SetCurrentDebugLocation(debug_->location(*state.function, clause.range.begin.line));
     }
     ir_.CreateBr(done);
     ir_.SetInsertPoint(done);
@@ -567,6 +579,53 @@ void Lowering::lower_clause(ClauseState &state) {
     if (d.records)
         finish_record(state);
     ir_.CreateRet(ir_.getInt32(0));
+}
+
+// A BPF jump reaches 32767 instructions at most, and LLVM's BPF back end
+// (for CPU v3) cannot go farther: the rest of a clause whose function grows
+// too large goes into a function of its own, a part, which the clause's
+// function calls. A part returns 0 when its statements ran to their end, 1
+// on a fault (recorded in dctx), and 2 to end the clause without a record.
+// The parts are called one after the other from the clause's function,
+// since BPF allows only 8 nested calls.
+llvm::BasicBlock *Lowering::start_clause_part(ClauseState &state, ClauseState &whole,
+                                              llvm::BasicBlock *resume) {
+    const unsigned line = state.clause->range.begin.line;
+    const uint32_t part = state.part + 1;
+    if (state.part) { // the previous part ends here
+        ir_.CreateRet(ir_.getInt32(0));
+        state.restore_function(whole);
+        ir_.SetInsertPoint(resume);
+        ir_.SetCurrentDebugLocation(debug_->location(*state.function, line));
+    }
+    auto *type = llvm::FunctionType::get(i32(), {ptr(), ptr()}, false);
+    llvm::Function *function;
+    {
+        llvm::IRBuilder<>::InsertPointGuard guard(ir_);
+        function = new_function(state.function->getName().str() + "_part_" + std::to_string(part),
+                                type, line);
+    }
+    llvm::Value *ctx = state.ctx ? state.ctx : llvm::ConstantPointerNull::get(ir_.getPtrTy());
+    llvm::Value *result = ir_.CreateCall(function, {state.dctx, ctx});
+    auto *next = llvm::BasicBlock::Create(context_, "part_done", state.function);
+    llvm::SwitchInst *outcome =
+        ir_.CreateSwitch(result, clause_end_without_record(state), 2); // 2: no record
+    outcome->addCase(ir_.getInt32(0), next);
+    outcome->addCase(ir_.getInt32(1), state.fault);
+
+    whole = state;
+    state.part = part;
+    state.function = function;
+    state.dctx = function->getArg(0);
+    state.ctx = whole.ctx ? function->getArg(1) : nullptr;
+    state.fault = llvm::BasicBlock::Create(context_, "abort", function);
+    state.end_without_record = nullptr;
+    state.slot_key = nullptr;
+    ir_.SetInsertPoint(state.fault);
+    ir_.SetCurrentDebugLocation(debug_->location(*function, line));
+    ir_.CreateRet(ir_.getInt32(1));
+    ir_.SetInsertPoint(&function->getEntryBlock());
+    return next;
 }
 
 void Lowering::finish_record(ClauseState &state) {

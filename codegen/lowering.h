@@ -104,6 +104,19 @@ struct ClauseState {
     bool scratch_exhausted = false;  // reported once
     llvm::Value *slot_key = nullptr; // the key of keyless aggregations, on first use
     uint32_t statement = 0;          // 1-based top-level statement (ERROR's arg2)
+    // 0 while the clause's own function is being filled, else the part of
+    // the clause (Lowering::start_clause_part) that function, dctx, ctx,
+    // fault, end_without_record and slot_key belong to.
+    uint32_t part = 0;
+    void restore_function(const ClauseState &whole) {
+        part = 0;
+        function = whole.function;
+        dctx = whole.dctx;
+        ctx = whole.ctx;
+        fault = whole.fault;
+        end_without_record = whole.end_without_record;
+        slot_key = whole.slot_key;
+    }
 };
 
 class Lowering {
@@ -149,6 +162,10 @@ private:
     // The clause's result (i32): its function called, or inlined by LLVM.
     llvm::Value *call_clause(uint32_t clause, llvm::Value *dctx, llvm::Value *ctx, bool inlined);
     void lower_clause(ClauseState &state);
+    // Continues the clause in a new part; returns where the clause's function
+    // goes on after calling it.
+    llvm::BasicBlock *start_clause_part(ClauseState &state, ClauseState &whole,
+                                        llvm::BasicBlock *resume);
     void lower_statement(const ast::Stmt &stmt, ClauseState &state);
     void finish_record(ClauseState &state);
     llvm::Function *error_function(bool with_stack_context);
