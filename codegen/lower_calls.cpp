@@ -436,8 +436,7 @@ void Lowering::lower_aggregation(const ast::Assign &assign, ClauseState &state) 
         key = state.slot_key;
         ir_.CreateStore(ir_.getInt32(d.map_index), key);
     } else {
-        key = scratch(state, d.key_size);
-        zero(key, d.key_size);
+        key = zeroed_scratch(state, d.key_size);
         if (d.shared_map)
             store64(const64(uint64_t(d.map_index) << 32), key);
     }

@@ -58,8 +58,7 @@ llvm::Value *Lowering::build_key(const VariableStorage &storage,
                                  const std::vector<ast::ExprPtr> *keys, ClauseState &state) {
     // Keys are compared bytewise by the kernel: zero the buffer so that the
     // bytes after a string's NUL are always the same.
-    llvm::Value *key = scratch(state, storage.key_size);
-    zero(key, storage.key_size);
+    llvm::Value *key = zeroed_scratch(state, storage.key_size);
     uint32_t offset = storage.keys_offset;
     if (storage.info->scope == sema::VariableScope::Thread) {
         llvm::Value *pid_tgid = call_helper(BPF_FUNC_get_current_pid_tgid, i64(), {});

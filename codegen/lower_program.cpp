@@ -178,6 +178,17 @@ void Lowering::zero(llvm::Value *address, uint32_t size) {
     }
 }
 
+// The address is hidden from LLVM after the zeroing: else it computes each
+// key word's address once, for the zeroing store and the field's store, and
+// keeps them all across the helper calls between (the thread ID, execname),
+// where BPF has only four registers to keep values in: a word of stack per
+// key word, 480 bytes for a key of 60 integers.
+llvm::Value *Lowering::zeroed_scratch(ClauseState &state, uint32_t size) {
+    llvm::Value *buffer = scratch(state, size);
+    zero(buffer, size);
+    return opaque(buffer);
+}
+
 void Lowering::copy_bytes(llvm::Value *to, llvm::Value *from, uint32_t size) {
     for (uint32_t done = 0; done < size; done += kMemoryChunk) {
         llvm::Value *target = done ? opaque(at(to, done)) : to;

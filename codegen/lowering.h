@@ -192,6 +192,8 @@ public:
     // Bytes of scratch in the clause context, valid until the clause returns.
     llvm::Value *scratch(ClauseState &state, uint32_t size);
     void zero(llvm::Value *address, uint32_t size);
+    // Scratch of `size` zeroed bytes, for a map key to be filled.
+    llvm::Value *zeroed_scratch(ClauseState &state, uint32_t size);
     void copy_bytes(llvm::Value *to, llvm::Value *from, uint32_t size);
     // Copies a string (at most strsize bytes, NUL included) from BPF-readable memory.
     void copy_string(llvm::Value *to, llvm::Value *from);
