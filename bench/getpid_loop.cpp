@@ -1,8 +1,9 @@
-// The workload of bench/per-event: N getpid system calls in a tight loop on
-// one CPU, timed; prints "ns/call: X". getpid goes through syscall(2) so that
-// every iteration enters the kernel (the C library may cache the pid).
+// The workload of bench/per-event: N getpid (or getppid) system calls in a
+// tight loop on one CPU, timed; prints "ns/call: X". The call goes through
+// syscall(2) so that every iteration enters the kernel (the C library may
+// cache the pid).
 //
-//   dtx-bench-getpid-loop N CPU
+//   dtx-bench-getpid-loop N CPU [getpid|getppid]
 #include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -13,8 +14,12 @@
 #include <cstring>
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        std::fprintf(stderr, "usage: %s ITERATIONS CPU\n", argv[0]);
+    const char *name = argc == 4 ? argv[3] : "getpid";
+    long call = std::strcmp(name, "getpid") == 0    ? SYS_getpid
+                : std::strcmp(name, "getppid") == 0 ? SYS_getppid
+                                                    : -1;
+    if ((argc != 3 && argc != 4) || call < 0) {
+        std::fprintf(stderr, "usage: %s ITERATIONS CPU [getpid|getppid]\n", argv[0]);
         return 2;
     }
     long iterations = std::atol(argv[1]);
@@ -32,10 +37,10 @@ int main(int argc, char **argv) {
     }
     // Settle on the CPU (and its clock frequency) before timing.
     for (long i = 0; i < iterations / 10; i++)
-        syscall(SYS_getpid);
+        syscall(call);
     auto start = std::chrono::steady_clock::now();
     for (long i = 0; i < iterations; i++)
-        syscall(SYS_getpid);
+        syscall(call);
     std::chrono::duration<double, std::nano> elapsed = std::chrono::steady_clock::now() - start;
     std::printf("ns/call: %.2f\n", elapsed.count() / double(iterations));
     return 0;

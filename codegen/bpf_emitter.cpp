@@ -11,12 +11,16 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
 #include <llvm/TargetParser/Triple.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <stdexcept>
 
@@ -26,6 +30,23 @@ namespace {
 
 constexpr const char *kBpfTriple = "bpfel";
 constexpr const char *kBpfCpu = "v3";
+
+// LLVM cannot go on after a fatal error, which its BPF back end raises where
+// a jump would pass the 32767 instructions a BPF jump reaches (a statement of
+// a clause too large for one BPF function; the code generator splits clauses
+// between statements, not inside one). Say so in D's terms before exiting,
+// rather than LLVM's abort().
+void on_fatal_error(void *, const char *reason, bool) {
+    std::fflush(stdout);
+    if (std::strstr(reason, "out of insn range"))
+        std::fputs("dtx: a statement of a clause is too large for a BPF function: its code "
+                   "jumps farther than the 32767 instructions a BPF jump reaches; split its "
+                   "if/else or { } block into several clauses\n",
+                   stderr);
+    else
+        std::fprintf(stderr, "dtx: the BPF back end failed: %s\n", reason);
+    std::exit(1);
+}
 
 // Only the BPF target is needed; initialising all targets would cost start-up
 // time for nothing.
@@ -152,6 +173,7 @@ BpfEmitResult BpfEmitter::emit(llvm::Module &module, bool assembly) const {
     }
 
     DiagnosticCollector collector(module.getContext(), result);
+    llvm::ScopedFatalErrorHandler fatal_errors(on_fatal_error);
     llvm::SmallVector<char, 0> buffer;
     llvm::raw_svector_ostream stream(buffer);
     llvm::legacy::PassManager passes;

@@ -13,8 +13,6 @@ namespace dtx::codegen {
 
 namespace {
 
-constexpr uint32_t kRecordMaskOffset = sizeof(trace::RecordHeader);
-
 const ast::Expr &argument(const ast::Call &call, size_t i) {
     return *call.arguments.at(i);
 }
@@ -51,15 +49,25 @@ llvm::Value *Lowering::record_address(ClauseState &state, uint32_t offset) {
 }
 
 uint32_t Lowering::record_action(ClauseState &state, trace::ActionDescription action) {
-    uint32_t bit = state.action_count++;
-    if (bit >= 64) {
-        error(action.location, "a clause may record at most 64 actions");
-        bit = 63;
+    const uint32_t index = state.action_count++;
+    std::vector<uint32_t> &masks = state.description->mask_offsets;
+    if (index / 64 >= masks.size()) {
+        // The mask word of the next 64 actions, cleared where the clause
+        // starts: this action may be on one branch of an if/else.
+        masks.push_back(reserve_record(state, 8));
+        if (masks.back() + 8 <= record_area_limit_) {
+            llvm::IRBuilder<>::InsertPointGuard guard(ir_);
+            ir_.SetInsertPoint(state.masks_cleared->getNextNode());
+            llvm::Value *word = at(state.masks_cleared->getPointerOperand(),
+                                   masks.back() - masks[masks.size() - 2]);
+            state.masks_cleared = ir_.CreateAlignedStore(const64(0), word, llvm::Align(8));
+        }
     }
-    llvm::Value *mask_address = record_address(state, kRecordMaskOffset);
-    store64(ir_.CreateOr(load64(mask_address), const64(uint64_t{1} << bit)), mask_address);
+    if (llvm::Value *mask_address = record_space(state, {.offset = masks[index / 64]}))
+        store64(ir_.CreateOr(load64(mask_address), const64(uint64_t{1} << (index % 64))),
+                mask_address);
     state.description->actions.push_back(std::move(action));
-    return bit;
+    return index;
 }
 
 // Fills `buffer` with the current kernel stack (frames * 8 bytes, zero after
@@ -260,7 +268,7 @@ llvm::BasicBlock *Lowering::clause_end_without_record(ClauseState &state) {
         state.end_without_record =
             llvm::BasicBlock::Create(context_, "end_without_record", state.function);
         ir_.SetInsertPoint(state.end_without_record);
-        ir_.CreateRet(ir_.getInt32(0));
+        ir_.CreateRet(ir_.getInt32(state.part ? 2 : 0)); // a part tells the clause
     }
     return state.end_without_record;
 }
@@ -471,21 +479,26 @@ void Lowering::lower_aggregation(const ast::Assign &assign, ClauseState &state) 
     AggregationStorage &storage = found->second;
     const trace::AggregationDescription &d = storage.description;
 
-    // The key: fields at the offsets the description gives, zero elsewhere.
+    // The key: fields at the offsets the description gives, after the id
+    // word in a shared map, zero elsewhere.
     llvm::Value *key;
     if (d.single_slot) {
-        // Slot 0, on the stack, where the verifier (Linux 6.14 and later) sees
-        // a constant key and knows that the lookup cannot fail.
-        {
+        // The slot, on the stack, where the verifier (Linux 6.14 and later)
+        // sees a constant key and knows that the lookup cannot fail. One slot
+        // of stack for all the clause's aggregations: LLVM would not reuse
+        // the stack of one alloca per aggregation, and 512 bytes are soon spent.
+        if (!state.slot_key) {
             llvm::IRBuilder<>::InsertPointGuard guard(ir_);
             llvm::BasicBlock &entry = state.function->getEntryBlock();
             ir_.SetInsertPoint(&entry, entry.getFirstInsertionPt());
-            key = ir_.CreateAlloca(i32(), nullptr, "slot");
+            state.slot_key = ir_.CreateAlloca(i32(), nullptr, "slot");
         }
-        ir_.CreateStore(ir_.getInt32(0), key);
+        key = state.slot_key;
+        ir_.CreateStore(ir_.getInt32(d.map_index), key);
     } else {
-        key = scratch(state, d.key_size);
-        zero(key, d.key_size);
+        key = zeroed_scratch(state, d.key_size);
+        if (d.shared_map)
+            store64(const64(uint64_t(d.map_index) << 32), key);
     }
     if (keys)
         for (size_t i = 0; i < keys->size() && i < d.key_fields.size(); i++) {

@@ -58,13 +58,14 @@ llvm::Value *Lowering::build_key(const VariableStorage &storage,
                                  const std::vector<ast::ExprPtr> *keys, ClauseState &state) {
     // Keys are compared bytewise by the kernel: zero the buffer so that the
     // bytes after a string's NUL are always the same.
-    llvm::Value *key = scratch(state, storage.key_size);
-    zero(key, storage.key_size);
-    uint32_t offset = 0;
+    llvm::Value *key = zeroed_scratch(state, storage.key_size);
+    uint32_t offset = storage.keys_offset;
     if (storage.info->scope == sema::VariableScope::Thread) {
         llvm::Value *pid_tgid = call_helper(BPF_FUNC_get_current_pid_tgid, i64(), {});
-        store64(ir_.CreateAnd(pid_tgid, const64(0xffffffff)), key);
-        offset = 8;
+        llvm::Value *tid = ir_.CreateAnd(pid_tgid, const64(0xffffffff));
+        store64(ir_.CreateOr(tid, const64(storage.key_prefix)), key);
+    } else if (offset) {
+        store64(const64(storage.key_prefix), key); // the variable's id in a shared map
     }
     if (keys) {
         for (size_t i = 0; i < keys->size(); i++) {

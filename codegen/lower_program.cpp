@@ -1,6 +1,7 @@
-// The program-level half of the lowering: maps and storage, one function per
-// clause, the trampolines with their dispatch on the probe ID, the ERROR path,
-// and the way to an object file.
+// The program-level half of the lowering: the maps every program has, one
+// function per clause, the trampolines with their dispatch on the probe ID,
+// the ERROR path, and the way to an object file. Where variables and
+// aggregations are kept is lower_storage.cpp's.
 #include "codegen/lowering.h"
 
 #include "codegen/bpf_emitter.h"
@@ -22,74 +23,13 @@ namespace {
 // so only the per-CPU map value grows with them.
 constexpr uint32_t kRecordAreaLimit = 16 * 1024;
 constexpr uint32_t kScratchAreaLimit = 32 * 1024;
-constexpr uint32_t kRecordMaskOffset = sizeof(trace::RecordHeader);
-constexpr uint32_t kRecordDataOffset = kRecordMaskOffset + 8;
-constexpr uint32_t kErrorProbeId = 3;
-// The largest value of a per-CPU map (the kernel's PCPU_MIN_UNIT_SIZE).
-constexpr uint32_t kMaxPerCpuValue = 32 * 1024;
+// The IR instructions past which the rest of a clause goes into a part
+// (start_clause_part): about 10,000 BPF instructions.
+constexpr size_t kClausePartSize = 8000;
 // The BPF back end inlines memset/memcpy only up to this many bytes.
 constexpr uint32_t kMemoryChunk = 512;
 
 } // namespace
-
-class TrampolineBuilderImpl final : public TrampolineBuilder {
-public:
-    TrampolineBuilderImpl(Lowering &lowering, const TrampolineSpec &spec, llvm::Function &entry)
-        : lowering_(lowering), spec_(spec), entry_(entry) {}
-
-    llvm::IRBuilder<> &ir() override { return lowering_.ir(); }
-    llvm::Module &module() override { return lowering_.module(); }
-    BpfDebugInfo &debug_info() override { return lowering_.debug_info(); }
-    llvm::Function &entry() override { return entry_; }
-    llvm::Value *clause_context() override {
-        return lowering_.clause_context_lookup(*ir().GetInsertBlock()->getParent());
-    }
-    void store_probe_id(llvm::Value *dctx, llvm::Value *probe_id) override {
-        lowering_.store64(ir().CreateZExtOrTrunc(probe_id, lowering_.i64()),
-                          lowering_.at(dctx, ClauseContextLayout::probe_id));
-    }
-    // A program none of whose clauses reads argN, args[] or errno stores
-    // none of them: the per-event work of filling them (and the loads that
-    // feed them, which LLVM then drops) is left out of every trampoline.
-    void store_argument(llvm::Value *dctx, unsigned index, llvm::Value *value) override {
-        if (!lowering_.reads_builtin(sema::ProbeData::Arguments))
-            return;
-        lowering_.store64(ir().CreateSExtOrTrunc(value, lowering_.i64()),
-                          lowering_.at(dctx, ClauseContextLayout::args + 8 * index));
-    }
-    void store_errno(llvm::Value *dctx, llvm::Value *value) override {
-        if (!lowering_.reads_builtin(sema::ProbeData::Errno))
-            return;
-        lowering_.store64(ir().CreateSExtOrTrunc(value, lowering_.i64()),
-                          lowering_.at(dctx, ClauseContextLayout::errno_value));
-    }
-    bool stores_arguments() const override {
-        return lowering_.reads_builtin(sema::ProbeData::Arguments);
-    }
-    void clear_arguments(llvm::Value *dctx) override {
-        for (unsigned i = 0; i < ClauseContextLayout::arg_count; i++)
-            store_argument(dctx, i, lowering_.const64(0));
-        store_errno(dctx, lowering_.const64(0));
-    }
-    void run_clauses(llvm::Value *dctx, ClauseGate gate) override {
-        llvm::Function *current = ir().GetInsertBlock()->getParent();
-        llvm::Value *ctx =
-            spec_.has_stack_context && current == &entry_ ? entry_.getArg(0) : nullptr;
-        lowering_.emit_dispatch(spec_, dctx, ctx, gate);
-    }
-    llvm::Value *call_helper(unsigned helper, llvm::Type *result,
-                             std::vector<llvm::Value *> args) override {
-        return lowering_.call_helper(helper, result, std::move(args));
-    }
-    llvm::Function *define_function(std::string_view name, llvm::FunctionType *type) override {
-        return lowering_.new_function(name, type, 0);
-    }
-
-private:
-    Lowering &lowering_;
-    const TrampolineSpec &spec_;
-    llvm::Function &entry_;
-};
 
 Lowering::Lowering(const CompileInput &input, const CompileOptions &options,
                    DiagnosticEngine &diags)
@@ -120,6 +60,7 @@ std::optional<CompiledProgram> Lowering::run() {
     declare_common_maps();
     plan_storage();
     plan_aggregations();
+    plan_maps();
     plan_enabled_probes();
     for (const TrampolineSpec &spec : input_.trampolines)
         emit_trampoline(spec);
@@ -246,6 +187,17 @@ void Lowering::zero(llvm::Value *address, uint32_t size) {
         ir_.CreateMemSet(chunk, ir_.getInt8(0), std::min(kMemoryChunk, size - done),
                          llvm::MaybeAlign(8));
     }
+}
+
+// The address is hidden from LLVM after the zeroing: else it computes each
+// key word's address once, for the zeroing store and the field's store, and
+// keeps them all across the helper calls between (the thread ID, execname),
+// where BPF has only four registers to keep values in: a word of stack per
+// key word, 480 bytes for a key of 60 integers.
+llvm::Value *Lowering::zeroed_scratch(ClauseState &state, uint32_t size) {
+    llvm::Value *buffer = scratch(state, size);
+    zero(buffer, size);
+    return opaque(buffer);
 }
 
 void Lowering::copy_bytes(llvm::Value *to, llvm::Value *from, uint32_t size) {
@@ -482,7 +434,7 @@ llvm::Function *Lowering::new_function(std::string_view name, llvm::FunctionType
     return function;
 }
 
-// --- maps and storage ----------------------------------------------------------
+// --- maps and the probes ------------------------------------------------------------
 
 void Lowering::declare_common_maps() {
     uint64_t ring = std::bit_ceil(std::max<uint64_t>(options_.bufsize, 4096));
@@ -502,143 +454,6 @@ void Lowering::declare_common_maps() {
                                        const64(0), GlobalDataSection::ReadOnly);
     activity_ = debug_->define_global_variable("dtx_activity", debug_->integer_type(4, false),
                                                ir_.getInt32(0), GlobalDataSection::Data);
-}
-
-void Lowering::plan_storage() {
-    const sema::CheckedProgram &checked = input_.checked;
-    auto hash_map = [&](const std::string &name, uint32_t key_size, uint32_t value_size) {
-        uint32_t entries = uint32_t(std::clamp<uint64_t>(
-            options_.dynvarsize / (key_size + value_size + 64), 1024, 1u << 20));
-        return debug_->define_map({.name = name,
-                                   .type = BPF_MAP_TYPE_HASH,
-                                   .max_entries = entries,
-                                   .key = debug_->char_array_type(key_size),
-                                   .value = debug_->char_array_type(value_size),
-                                   .map_flags = BPF_F_NO_PREALLOC});
-    };
-    auto keys_size = [&](const sema::VariableInfo &info) {
-        uint32_t size = 0;
-        for (const sema::Type *key : info.key_types)
-            size += stored_size(key);
-        return size;
-    };
-    for (const auto &[name, info] : checked.globals) {
-        VariableStorage storage;
-        storage.info = &info;
-        storage.value_size = stored_size(info.type);
-        if (info.associative) {
-            storage.kind = VariableStorage::Kind::Map;
-            storage.key_size = std::max<uint32_t>(8, keys_size(info));
-            storage.map = hash_map("dtx_global_" + name, storage.key_size, storage.value_size);
-        } else {
-            storage.kind = VariableStorage::Kind::Global;
-            storage.offset = globals_size_;
-            globals_size_ += storage.value_size;
-        }
-        globals_storage_.emplace(name, storage);
-    }
-    for (const auto &[name, info] : checked.thread_locals) {
-        VariableStorage storage;
-        storage.info = &info;
-        storage.kind = VariableStorage::Kind::Map;
-        storage.value_size = stored_size(info.type);
-        storage.key_size = 8 + keys_size(info);
-        storage.map = hash_map("dtx_self_" + name, storage.key_size, storage.value_size);
-        thread_storage_.emplace(name, storage);
-    }
-    for (const auto &[name, info] : checked.clause_locals) {
-        VariableStorage storage;
-        storage.info = &info;
-        storage.kind = VariableStorage::Kind::ClauseLocal;
-        storage.value_size = stored_size(info.type);
-        storage.offset = ClauseContextLayout::locals + locals_size_;
-        locals_size_ += storage.value_size;
-        clause_storage_.emplace(name, storage);
-    }
-    // strtok()'s state after the this-> variables, when the program calls it.
-    for (const auto &[expr, resolution] : checked.resolutions)
-        if (resolution.function && resolution.function->name == "strtok" && !strtok_state_offset_) {
-            strtok_state_offset_ = ClauseContextLayout::locals + locals_size_;
-            locals_size_ += align8(runtime_strtok_state_size(strsize()));
-        }
-    if (globals_size_) {
-        auto *type = llvm::ArrayType::get(i64(), globals_size_ / 8);
-        globals_ = debug_->define_global_variable(
-            "dtx_globals", debug_->char_array_type(globals_size_),
-            llvm::ConstantAggregateZero::get(type), GlobalDataSection::Data);
-    }
-}
-
-void Lowering::plan_aggregations() {
-    // Aggregations are numbered in the order the program first uses them,
-    // which is the order dtrace prints them in at exit.
-    std::vector<const sema::AggregationInfo *> ordered;
-    for (const auto &[name, info] : input_.checked.aggregations)
-        ordered.push_back(&info);
-    std::map<const SourceFile *, size_t> source_order;
-    for (const auto &clause : input_.program.clauses)
-        source_order.try_emplace(clause->range.source, source_order.size());
-    auto position = [&](const sema::AggregationInfo *info) {
-        auto it = source_order.find(info->defined_at.source);
-        return std::tuple(it == source_order.end() ? source_order.size() : it->second,
-                          info->defined_at.begin.line, info->defined_at.begin.column);
-    };
-    std::stable_sort(ordered.begin(), ordered.end(),
-                     [&](auto *a, auto *b) { return position(a) < position(b); });
-    uint32_t id = 0;
-    for (const sema::AggregationInfo *info : ordered) {
-        AggregationStorage storage;
-        storage.info = info;
-        trace::AggregationDescription &d = storage.description;
-        d.id = id++;
-        d.name = info->name;
-        d.function = info->function->shape(info->parameters);
-        uint32_t offset = 0;
-        for (const sema::Type *key : info->key_types) {
-            trace::ValueLayout field = layout_of(key, offset);
-            d.key_fields.push_back(field);
-            offset += field.size;
-        }
-        // Without keys, one array slot: see AggregationDescription.
-        d.single_slot = info->key_types.empty();
-        d.key_size = d.single_slot ? 4 : std::max<uint32_t>(8, offset);
-        storage.value_size = uint32_t(d.value_word_count() * 8);
-        if (storage.value_size > kMaxPerCpuValue)
-            error(info->defined_at, "@" + info->name + " needs " +
-                                        std::to_string(storage.value_size) +
-                                        " bytes per key and CPU, more than the kernel's " +
-                                        std::to_string(kMaxPerCpuValue) + "; use fewer buckets");
-        std::string map_name = "dtx_agg_" + (info->name.empty() ? std::string("_") : info->name);
-        d.map_name = map_name;
-        if (d.single_slot) {
-            // The kernel zeroes the slot, which is the initial state (min and
-            // max are stored XORed with their identity).
-            storage.map =
-                debug_->define_map({.name = map_name,
-                                    .type = BPF_MAP_TYPE_PERCPU_ARRAY,
-                                    .max_entries = 1,
-                                    .key = debug_->integer_type(4, false),
-                                    .value = debug_->char_array_type(storage.value_size)});
-        } else {
-            uint32_t entries = uint32_t(std::clamp<uint64_t>(
-                options_.aggsize / (d.key_size + storage.value_size), 256, 1u << 20));
-            storage.map = debug_->define_map({.name = map_name,
-                                              .type = BPF_MAP_TYPE_PERCPU_HASH,
-                                              .max_entries = entries,
-                                              .key = debug_->char_array_type(d.key_size),
-                                              .value = debug_->char_array_type(storage.value_size),
-                                              .map_flags = BPF_F_NO_PREALLOC});
-            std::vector<int64_t> initial = trace::initial_data(d.function);
-            trace::convert_kernel_words(d.function, initial);
-            std::vector<uint64_t> words(initial.begin(), initial.end());
-            llvm::Constant *data = llvm::ConstantDataArray::get(context_, words);
-            storage.initial_value = debug_->define_global_variable(
-                map_name + "_initial", debug_->char_array_type(storage.value_size), data,
-                GlobalDataSection::ReadOnly);
-        }
-        description_.aggregations.push_back(d);
-        aggregations_.emplace(info->name, std::move(storage));
-    }
 }
 
 void Lowering::plan_enabled_probes() {
@@ -713,6 +528,7 @@ llvm::Function *Lowering::clause_function(uint32_t clause, bool with_stack_conte
     state.description = &description_.clauses[clause];
     // Each variant describes the same actions: keep one description.
     state.description->actions.clear();
+    state.description->mask_offsets = {trace::kRecordMaskOffset};
     state.fault = llvm::BasicBlock::Create(context_, "abort", function);
     lower_clause(state);
     {
@@ -727,10 +543,11 @@ llvm::Function *Lowering::clause_function(uint32_t clause, bool with_stack_conte
 
 void Lowering::lower_clause(ClauseState &state) {
     const ast::Clause &clause = *state.clause;
-    state.record_offset = kRecordDataOffset;
+    state.record_offset = trace::kRecordDataStart;
     llvm::Value *record = at(state.dctx, record_area_offset());
     store64(const64(0), record); // the header: no speculation yet
-    store64(const64(0), at(record, kRecordMaskOffset));
+    state.masks_cleared =
+        ir_.CreateAlignedStore(const64(0), at(record, trace::kRecordMaskOffset), llvm::Align(8));
 
     auto *done = llvm::BasicBlock::Create(context_, "done", state.function);
     if (clause.predicate) {
@@ -745,9 +562,19 @@ void Lowering::lower_clause(ClauseState &state) {
         ir_.CreateRet(ir_.getInt32(0));
         ir_.SetInsertPoint(body);
     }
+    ClauseState whole;                  // the clause's own function, while a part is being filled
+    llvm::BasicBlock *resume = nullptr; // where the clause's function calls the next part
     for (const ast::StmtPtr &stmt : clause.statements) {
         state.statement++;
+        if (state.function->getInstructionCount() > kClausePartSize)
+            resume = start_clause_part(state, whole, resume);
         lower_statement(*stmt, state);
+    }
+    if (state.part) {
+        ir_.CreateRet(ir_.getInt32(0));
+        state.restore_function(whole);
+        ir_.SetInsertPoint(resume);
+        ir_.SetCurrentDebugLocation(debug_->location(*state.function, clause.range.begin.line));
     }
     ir_.CreateBr(done);
     ir_.SetInsertPoint(done);
@@ -771,6 +598,53 @@ void Lowering::lower_clause(ClauseState &state) {
     if (d.records)
         finish_record(state);
     ir_.CreateRet(ir_.getInt32(0));
+}
+
+// A BPF jump reaches 32767 instructions at most, and LLVM's BPF back end
+// (for CPU v3) cannot go farther: the rest of a clause whose function grows
+// too large goes into a function of its own, a part, which the clause's
+// function calls. A part returns 0 when its statements ran to their end, 1
+// on a fault (recorded in dctx), and 2 to end the clause without a record.
+// The parts are called one after the other from the clause's function,
+// since BPF allows only 8 nested calls.
+llvm::BasicBlock *Lowering::start_clause_part(ClauseState &state, ClauseState &whole,
+                                              llvm::BasicBlock *resume) {
+    const unsigned line = state.clause->range.begin.line;
+    const uint32_t part = state.part + 1;
+    if (state.part) { // the previous part ends here
+        ir_.CreateRet(ir_.getInt32(0));
+        state.restore_function(whole);
+        ir_.SetInsertPoint(resume);
+        ir_.SetCurrentDebugLocation(debug_->location(*state.function, line));
+    }
+    auto *type = llvm::FunctionType::get(i32(), {ptr(), ptr()}, false);
+    llvm::Function *function;
+    {
+        llvm::IRBuilder<>::InsertPointGuard guard(ir_);
+        function = new_function(state.function->getName().str() + "_part_" + std::to_string(part),
+                                type, line);
+    }
+    llvm::Value *ctx = state.ctx ? state.ctx : llvm::ConstantPointerNull::get(ir_.getPtrTy());
+    llvm::Value *result = ir_.CreateCall(function, {state.dctx, ctx});
+    auto *next = llvm::BasicBlock::Create(context_, "part_done", state.function);
+    llvm::SwitchInst *outcome =
+        ir_.CreateSwitch(result, clause_end_without_record(state), 2); // 2: no record
+    outcome->addCase(ir_.getInt32(0), next);
+    outcome->addCase(ir_.getInt32(1), state.fault);
+
+    whole = state;
+    state.part = part;
+    state.function = function;
+    state.dctx = function->getArg(0);
+    state.ctx = whole.ctx ? function->getArg(1) : nullptr;
+    state.fault = llvm::BasicBlock::Create(context_, "abort", function);
+    state.end_without_record = nullptr;
+    state.slot_key = nullptr;
+    ir_.SetInsertPoint(state.fault);
+    ir_.SetCurrentDebugLocation(debug_->location(*function, line));
+    ir_.CreateRet(ir_.getInt32(1));
+    ir_.SetInsertPoint(&function->getEntryBlock());
+    return next;
 }
 
 void Lowering::finish_record(ClauseState &state) {
@@ -858,239 +732,6 @@ void Lowering::lower_effect(const ast::Expr &expr, ClauseState &state) {
         return;
     }
     lower(expr, state);
-}
-
-// --- the ERROR path --------------------------------------------------------------
-
-// void dtx_error(dctx, ctx): reports the fault recorded in dctx to the
-// consumer, then runs the ERROR clauses with DTrace's ERROR arguments (arg1
-// the faulting EPID, arg2 the action, arg3 -1, arg4 the fault kind, arg5 the
-// address), saving and restoring the firing probe's arguments around them.
-llvm::Function *Lowering::error_function(bool with_stack_context) {
-    auto [it, inserted] = error_functions_.try_emplace(with_stack_context, nullptr);
-    if (!inserted)
-        return it->second;
-    llvm::IRBuilder<>::InsertPointGuard guard(ir_);
-    auto *type = llvm::FunctionType::get(i32(), {ptr(), ptr()}, false);
-    llvm::Function *function =
-        new_function(with_stack_context ? "dtx_error" : "dtx_error_nctx", type, 0);
-    it->second = function;
-    llvm::Value *dctx = function->getArg(0);
-    llvm::Value *ctx = function->getArg(1);
-
-    auto *record_type = llvm::ArrayType::get(i64(), sizeof(trace::FaultRecord) / 8);
-    llvm::Value *record = ir_.CreateAlloca(record_type);
-    llvm::Value *epid = load64(at(dctx, ClauseContextLayout::epid));
-    ir_.CreateAlignedStore(ir_.getInt32(0), record, llvm::Align(4));
-    ir_.CreateAlignedStore(current_cpu(), at(record, offsetof(trace::RecordHeader, cpu)),
-                           llvm::Align(4)); // the cpu, and no speculation
-    ir_.CreateAlignedStore(ir_.CreateTrunc(epid, i32()),
-                           at(record, offsetof(trace::FaultRecord, faulting_epid)), llvm::Align(4));
-    ir_.CreateAlignedStore(
-        ir_.CreateTrunc(load64(at(dctx, ClauseContextLayout::fault_action)), i32()),
-        at(record, offsetof(trace::FaultRecord, action)), llvm::Align(4));
-    store64(load64(at(dctx, ClauseContextLayout::fault_kind)),
-            at(record, offsetof(trace::FaultRecord, kind)));
-    store64(load64(at(dctx, ClauseContextLayout::fault_address)),
-            at(record, offsetof(trace::FaultRecord, address)));
-    call_helper(BPF_FUNC_ringbuf_output, i64(),
-                {output_map_, record, const64(sizeof(trace::FaultRecord)), const64(0)});
-
-    std::vector<uint32_t> error_clauses;
-    for (uint32_t c = 0; c < input_.clause_probes.size(); c++)
-        for (const trace::Probe *probe : input_.clause_probes[c])
-            if (probe->id == kErrorProbeId)
-                error_clauses.push_back(c);
-    if (!error_clauses.empty()) {
-        for (unsigned i = 0; i < ClauseContextLayout::arg_count; i++)
-            store64(load64(at(dctx, ClauseContextLayout::args + 8 * i)),
-                    at(dctx, ClauseContextLayout::error_args + 8 * i));
-        llvm::Value *probe_id = load64(at(dctx, ClauseContextLayout::probe_id));
-        store64(probe_id, at(dctx, ClauseContextLayout::error_probe_id));
-        llvm::Value *saved_index = load64(at(dctx, probe_index_offset()));
-        llvm::Value *error_args[6] = {
-            const64(0),
-            epid,
-            load64(at(dctx, ClauseContextLayout::fault_action)),
-            const64(uint64_t(-1)),
-            load64(at(dctx, ClauseContextLayout::fault_kind)),
-            load64(at(dctx, ClauseContextLayout::fault_address)),
-        };
-        for (unsigned i = 0; i < ClauseContextLayout::arg_count; i++)
-            store64(i < 6 ? error_args[i] : const64(0),
-                    at(dctx, ClauseContextLayout::args + 8 * i));
-        store64(const64(kErrorProbeId), at(dctx, ClauseContextLayout::probe_id));
-        auto dense = dense_index_.find(kErrorProbeId);
-        store64(const64(dense == dense_index_.end() ? 0 : dense->second),
-                at(dctx, probe_index_offset()));
-        for (uint32_t c : error_clauses) {
-            store64(const64(epids_.at({c, kErrorProbeId})), at(dctx, ClauseContextLayout::epid));
-            llvm::Function *clause = clause_function(c, with_stack_context);
-            ir_.CreateCall(
-                clause,
-                {dctx, with_stack_context ? ctx : llvm::ConstantPointerNull::get(ir_.getPtrTy())});
-        }
-        for (unsigned i = 0; i < ClauseContextLayout::arg_count; i++)
-            store64(load64(at(dctx, ClauseContextLayout::error_args + 8 * i)),
-                    at(dctx, ClauseContextLayout::args + 8 * i));
-        store64(probe_id, at(dctx, ClauseContextLayout::probe_id));
-        store64(saved_index, at(dctx, probe_index_offset()));
-    }
-    ir_.CreateRet(ir_.getInt32(0));
-    return function;
-}
-
-// --- trampolines -------------------------------------------------------------------
-
-void Lowering::emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm::Value *ctx,
-                             ClauseGate gate) {
-    llvm::Function *function = ir_.GetInsertBlock()->getParent();
-    auto *end = llvm::BasicBlock::Create(context_, "dispatched", function);
-    if (gate == ClauseGate::Active) {
-        auto *active = llvm::BasicBlock::Create(context_, "active", function);
-        llvm::LoadInst *activity = ir_.CreateLoad(i32(), activity_);
-        activity->setVolatile(true);
-        ir_.CreateCondBr(
-            ir_.CreateICmpEQ(activity, ir_.getInt32(uint32_t(trace::Activity::Active))), active,
-            end);
-        ir_.SetInsertPoint(active);
-    }
-    store64(const64(0), at(dctx, ClauseContextLayout::timestamp));
-    if (ctx)
-        store64(const64(spec.kernel_stack_skip), at(dctx, ClauseContextLayout::stack_skip));
-    llvm::Value *probe_id = load64(at(dctx, ClauseContextLayout::probe_id));
-
-    // Runs clause c as enabled probe `epid`; a fault goes to the ERROR probe.
-    const bool with_ctx = ctx != nullptr;
-    llvm::Value *clause_ctx = with_ctx ? ctx : llvm::ConstantPointerNull::get(ir_.getPtrTy());
-    auto run_clause = [&](uint32_t c, llvm::Value *epid) {
-        if (gate != ClauseGate::None) {
-            // exit() in one clause stops the clauses after it, as in DTrace.
-            auto *run = llvm::BasicBlock::Create(context_, "run_clause", function);
-            llvm::LoadInst *activity = ir_.CreateLoad(i32(), activity_);
-            activity->setVolatile(true);
-            ir_.CreateCondBr(
-                ir_.CreateICmpEQ(activity, ir_.getInt32(uint32_t(trace::Activity::Draining))), end,
-                run);
-            ir_.SetInsertPoint(run);
-        }
-        store64(epid, at(dctx, ClauseContextLayout::epid));
-        llvm::Value *result = ir_.CreateCall(clause_function(c, with_ctx), {dctx, clause_ctx});
-        auto *faulted = llvm::BasicBlock::Create(context_, "faulted", function);
-        auto *next = llvm::BasicBlock::Create(context_, "next", function);
-        ir_.CreateCondBr(ir_.CreateICmpNE(result, ir_.getInt32(0)), faulted, next);
-        ir_.SetInsertPoint(faulted);
-        ir_.CreateCall(error_function(with_ctx), {dctx, clause_ctx});
-        ir_.CreateBr(next);
-        ir_.SetInsertPoint(next);
-    };
-    auto clauses_of = [&](const trace::Probe *probe) {
-        std::vector<uint32_t> clauses;
-        for (uint32_t c = 0; c < input_.clause_probes.size(); c++)
-            if (epids_.count({c, probe->id}))
-                clauses.push_back(c);
-        return clauses;
-    };
-
-    uint32_t lowest = UINT32_MAX, highest = 0;
-    for (const trace::Probe *probe : spec.probes) {
-        lowest = std::min(lowest, probe->id);
-        highest = std::max(highest, probe->id);
-    }
-    constexpr size_t kSwitchedProbes = 8;
-    constexpr uint32_t kMaxTableRange = 1u << 16;
-    if (spec.probes.size() <= kSwitchedProbes || highest - lowest >= kMaxTableRange) {
-        // A few probes: a case each, with their constants in the code.
-        llvm::SwitchInst *dispatch = ir_.CreateSwitch(probe_id, end);
-        for (const trace::Probe *probe : spec.probes) {
-            auto *block =
-                llvm::BasicBlock::Create(context_, "probe_" + std::to_string(probe->id), function);
-            dispatch->addCase(ir_.getInt64(probe->id), block);
-            ir_.SetInsertPoint(block);
-            store64(const64(dense_index_.at(probe->id)), at(dctx, probe_index_offset()));
-            for (uint32_t c : clauses_of(probe))
-                run_clause(c, const64(epids_.at({c, probe->id})));
-            ir_.CreateBr(end);
-        }
-        ir_.SetInsertPoint(end);
-        return;
-    }
-
-    // Many probes (syscall:::entry): probes that run the same clauses share
-    // one block, which reads the probe's dense index and EPIDs from a table,
-    // so the code grows with the kinds of probes, not their number.
-    std::map<std::vector<uint32_t>, uint32_t> groups;
-    std::vector<const std::vector<uint32_t> *> group_clauses;
-    size_t widest = 0;
-    for (const trace::Probe *probe : spec.probes) {
-        auto [it, added] = groups.try_emplace(clauses_of(probe), uint32_t(groups.size()));
-        if (added)
-            group_clauses.push_back(&it->first);
-        widest = std::max(widest, it->first.size());
-    }
-    const uint32_t stride = uint32_t(2 + widest);           // dense index, group, EPID per clause
-    std::vector<uint32_t> slot_of(highest - lowest + 1, 0); // by ID - lowest: slot + 1
-    std::vector<uint32_t> slots(spec.probes.size() * stride, 0);
-    for (uint32_t slot = 0; slot < spec.probes.size(); slot++) {
-        const trace::Probe *probe = spec.probes[slot];
-        slot_of[probe->id - lowest] = slot + 1;
-        std::vector<uint32_t> clauses = clauses_of(probe);
-        uint32_t *row = &slots[slot * stride];
-        row[0] = dense_index_.at(probe->id);
-        row[1] = groups.at(clauses);
-        for (size_t j = 0; j < clauses.size(); j++)
-            row[2 + j] = epids_.at({clauses[j], probe->id});
-    }
-    auto table = [&](std::string_view suffix, const std::vector<uint32_t> &words) {
-        return debug_->define_global_variable(
-            spec.program_name + std::string(suffix),
-            debug_->array_type(debug_->integer_type(4, false), words.size()),
-            llvm::ConstantDataArray::get(context_, words), GlobalDataSection::ReadOnly);
-    };
-    llvm::GlobalVariable *slot_table = table("_slot_of_probe", slot_of);
-    llvm::GlobalVariable *slot_rows = table("_slots", slots);
-    auto word = [&](llvm::GlobalVariable *words, llvm::Value *index) {
-        llvm::Value *address =
-            ir_.CreateInBoundsGEP(words->getValueType(), words, {ir_.getInt64(0), index});
-        return ir_.CreateZExt(ir_.CreateLoad(i32(), address), i64());
-    };
-    auto end_unless = [&](llvm::Value *condition, const char *name) {
-        auto *next = llvm::BasicBlock::Create(context_, name, function);
-        ir_.CreateCondBr(condition, next, end);
-        ir_.SetInsertPoint(next);
-    };
-    llvm::Value *offset = opaque(ir_.CreateSub(probe_id, const64(lowest)));
-    end_unless(ir_.CreateICmpULT(offset, const64(slot_of.size())), "in_range");
-    llvm::Value *slot = opaque(ir_.CreateSub(word(slot_table, offset), const64(1)));
-    end_unless(ir_.CreateICmpULT(slot, const64(spec.probes.size())), "enabled");
-    llvm::Value *row = ir_.CreateMul(slot, const64(stride));
-    store64(word(slot_rows, row), at(dctx, probe_index_offset()));
-    llvm::Value *group = word(slot_rows, ir_.CreateAdd(row, const64(1)));
-    llvm::SwitchInst *dispatch = ir_.CreateSwitch(group, end);
-    for (uint32_t g = 0; g < group_clauses.size(); g++) {
-        auto *block = llvm::BasicBlock::Create(context_, "group_" + std::to_string(g), function);
-        dispatch->addCase(ir_.getInt64(g), block);
-        ir_.SetInsertPoint(block);
-        const std::vector<uint32_t> &clauses = *group_clauses[g];
-        for (size_t j = 0; j < clauses.size(); j++)
-            run_clause(clauses[j], word(slot_rows, ir_.CreateAdd(row, const64(2 + j))));
-        ir_.CreateBr(end);
-    }
-    ir_.SetInsertPoint(end);
-}
-
-void Lowering::emit_trampoline(const TrampolineSpec &spec) {
-    auto *type = llvm::FunctionType::get(i32(), {ptr()}, false);
-    auto *function = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
-                                            spec.program_name, *module_);
-    function->getArg(0)->setName("ctx");
-    debug_->define_program(*function, spec.section, 0);
-    ir_.SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", function));
-    ir_.SetCurrentDebugLocation(debug_->location(*function, 0));
-    TrampolineBuilderImpl builder(*this, spec, *function);
-    spec.emit(builder);
-    if (!ir_.GetInsertBlock()->getTerminator())
-        ir_.CreateRet(ir_.getInt32(0));
 }
 
 // --- finishing ---------------------------------------------------------------------

@@ -1,7 +1,8 @@
 // Lowering of a checked D program to LLVM IR, shared by its implementation
-// files: lower_program.cpp (module, maps, storage, clauses, trampolines, the
-// ERROR path), lower_expr.cpp (expressions and variables) and lower_calls.cpp
-// (actions, subroutines, aggregations). Not part of codegen's interface; the
+// files: lower_program.cpp (module, common maps, clauses, trampolines, the
+// ERROR path), lower_storage.cpp (where variables and aggregations live),
+// lower_expr.cpp (expressions and variables) and lower_calls.cpp (actions,
+// subroutines, aggregations). Not part of codegen's interface; the
 // entry point is compile_program() in compile.h.
 //
 // Values: integers, enums and pointers live in i64 registers, normalized to
@@ -53,17 +54,23 @@ struct VariableStorage {
     };
     Kind kind = Kind::Global;
     uint32_t offset = 0;
+    // Map: an entry of `map`, which other variables may share (see
+    // storage_plan.h). Its key is the thread ID (thread-locals), or'ed with
+    // key_prefix, or key_prefix alone where keys_offset leaves it room; then
+    // the D keys from keys_offset; zeros up to key_size.
     llvm::GlobalVariable *map = nullptr;
-    uint32_t key_size = 0;   // Map: tid (thread-locals) then the keys
-    uint32_t value_size = 0; // bytes
+    uint32_t key_size = 0;
+    uint32_t keys_offset = 0;
+    uint64_t key_prefix = 0;
+    uint32_t value_size = 0; // bytes (Map: of the map's values)
     const sema::VariableInfo *info = nullptr;
 };
 
 struct AggregationStorage {
-    trace::AggregationDescription description;
+    trace::AggregationDescription description; // its map and key layout too
     llvm::GlobalVariable *map = nullptr;
     llvm::GlobalVariable *initial_value = nullptr; // the state of a new key; keyed only
-    uint32_t value_size = 0; // bytes per CPU: description.value_word_count() words
+    uint32_t value_size = 0;                       // bytes per CPU: description.value_size
     const sema::AggregationInfo *info = nullptr;
 };
 
@@ -101,10 +108,27 @@ struct ClauseState {
     bool speculates = false;                        // speculate() was lowered
     trace::ClauseDescription *description = nullptr;
     uint32_t record_offset = 0; // next free byte of the record
-    uint32_t action_count = 0;  // record actions so far (bits of the mask)
+    uint32_t action_count = 0;  // record actions so far (bits of the masks)
+    // Clears the record's last mask word, where the clause starts: words
+    // for more actions are cleared after it.
+    llvm::StoreInst *masks_cleared = nullptr;
     uint32_t scratch_offset = 0;
-    bool scratch_exhausted = false; // reported once
-    uint32_t statement = 0;         // 1-based top-level statement (ERROR's arg2)
+    bool scratch_exhausted = false;  // reported once
+    llvm::Value *slot_key = nullptr; // the key of keyless aggregations, on first use
+    uint32_t statement = 0;          // 1-based top-level statement (ERROR's arg2)
+    // 0 while the clause's own function is being filled, else the part of
+    // the clause (Lowering::start_clause_part) that function, dctx, ctx,
+    // fault, end_without_record and slot_key belong to.
+    uint32_t part = 0;
+    void restore_function(const ClauseState &whole) {
+        part = 0;
+        function = whole.function;
+        dctx = whole.dctx;
+        ctx = whole.ctx;
+        fault = whole.fault;
+        end_without_record = whole.end_without_record;
+        slot_key = whole.slot_key;
+    }
 };
 
 class Lowering {
@@ -127,11 +151,33 @@ private:
     friend class TrampolineBuilderImpl;
 
     void declare_common_maps();
+    // lower_storage.cpp: variables, aggregations, then the maps they share.
     void plan_storage();
     void plan_aggregations();
+    void plan_maps();
     void plan_enabled_probes();
     llvm::Function *clause_function(uint32_t clause, bool with_stack_context);
+    // --- lower_dispatch.cpp: calling the clauses -----------------------------
+    struct DispatchTables;
+    void plan_dispatch_tables(const TrampolineSpec &spec, DispatchTables &tables);
+    // Runs, for the firing probe, those of its clauses that are in `block`.
+    void dispatch_clauses(const TrampolineSpec &spec, const DispatchTables &tables,
+                          const std::set<uint32_t> &block, llvm::Value *dctx, llvm::Value *ctx,
+                          ClauseGate gate, bool inlined);
+    // emit(first, last, dctx, ctx, inlined) calls clauses first..last-1 of
+    // `count`: all at once when they are at most `direct_limit`, else from
+    // functions `name`_N of a block each, whose clauses are to be inlined.
+    void call_clause_blocks(
+        const std::string &name, size_t count, size_t direct_limit, llvm::Value *dctx,
+        llvm::Value *ctx,
+        const std::function<void(size_t, size_t, llvm::Value *, llvm::Value *, bool)> &emit);
+    // The clause's result (i32): its function called, or inlined by LLVM.
+    llvm::Value *call_clause(uint32_t clause, llvm::Value *dctx, llvm::Value *ctx, bool inlined);
     void lower_clause(ClauseState &state);
+    // Continues the clause in a new part; returns where the clause's function
+    // goes on after calling it.
+    llvm::BasicBlock *start_clause_part(ClauseState &state, ClauseState &whole,
+                                        llvm::BasicBlock *resume);
     void lower_statement(const ast::Stmt &stmt, ClauseState &state);
     void lower_effect(const ast::Expr &expr, ClauseState &state);
     void finish_record(ClauseState &state);
@@ -163,6 +209,8 @@ public:
     // Bytes of scratch in the clause context, valid until the clause returns.
     llvm::Value *scratch(ClauseState &state, uint32_t size);
     void zero(llvm::Value *address, uint32_t size);
+    // Scratch of `size` zeroed bytes, for a map key to be filled.
+    llvm::Value *zeroed_scratch(ClauseState &state, uint32_t size);
     void copy_bytes(llvm::Value *to, llvm::Value *from, uint32_t size);
     // Copies a string (at most strsize bytes, NUL included) from BPF-readable memory.
     void copy_string(llvm::Value *to, llvm::Value *from);

@@ -218,6 +218,21 @@ std::optional<BpfObjectError> BpfObject::load() {
     return std::nullopt;
 }
 
+KernelLimit kernel_limit(const BpfObjectError &error) {
+    static constexpr std::pair<std::string_view, KernelLimit> kSigns[] = {
+        {"BPF program is too large", KernelLimit::Instructions},
+        {"jumps is too complex", KernelLimit::Branches},
+        {"too many subprograms", KernelLimit::Functions},
+        {"number of maps per program", KernelLimit::Maps},
+        {"combined stack size", KernelLimit::Stack},
+    };
+    for (const std::string &line : error.details)
+        for (auto [sign, limit] : kSigns)
+            if (line.find(sign) != std::string::npos)
+                return limit;
+    return KernelLimit::None;
+}
+
 BpfObjectError BpfObject::describe_load_failure(int error_code) const {
     BpfObjectError error;
     error.program = program_named_in(libbpf_messages_);

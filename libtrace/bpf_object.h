@@ -76,6 +76,18 @@ struct BpfObjectError {
     std::string to_string() const;
 };
 
+// A kernel limit that the verifier says a program exceeded (the end of its
+// log, in BpfObjectError::details), for saying it in the program's terms.
+enum class KernelLimit {
+    None,
+    Instructions, // "BPF program is too large": 1,000,000 instructions verified
+    Branches,     // "The sequence of N jumps is too complex": paths pending at once
+    Functions,    // "too many subprograms": 256 functions per program
+    Maps,         // "total number of maps per program": 64
+    Stack,        // "combined stack size": 512 bytes down a chain of calls
+};
+KernelLimit kernel_limit(const BpfObjectError &error);
+
 class BpfObject {
 public:
     explicit BpfObject(BpfObjectOptions options = {});

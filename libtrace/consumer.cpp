@@ -1,6 +1,7 @@
 #include "libtrace/consumer.h"
 
 #include "libtrace/bpf_object.h"
+#include "libtrace/map_entries.h"
 #include "libtrace/options.h"
 #include "libtrace/print_value.h"
 
@@ -68,6 +69,8 @@ Consumer::Consumer(const ProgramDescription &program, const BpfObject &object,
     : program_(program), object_(object), probes_(probes), options_(std::move(options)), out_(out),
       err_(err), formatter_(options_.format) {
     cpu_count_ = std::max(libbpf_num_possible_cpus(), 1);
+    for (const AggregationDescription &d : program_.aggregations)
+        aggregations_by_map_[d.map_name].push_back(d.id);
 }
 
 void Consumer::consume(std::span<const std::byte> record) {
@@ -154,10 +157,11 @@ void Consumer::print_firing(std::span<const std::byte> record, std::optional<Flo
     record_quiet_ = options_.quiet;
     if (clause.shows_firing)
         print_probe_line(header, enabled, flow);
-    auto mask = read<uint64_t>(record, sizeof(RecordHeader));
-    for (size_t i = 0; i < clause.actions.size() && i < 64; i++)
-        if (mask & (uint64_t{1} << i))
+    for (size_t i = 0; i < clause.actions.size() && i / 64 < clause.mask_offsets.size(); i++) {
+        auto mask = read<uint64_t>(record, clause.mask_offsets[i / 64]);
+        if (mask & (uint64_t{1} << (i % 64)))
             clause.actions[i].consume(*this, clause.actions[i], record);
+    }
     // quiet as the record's own setopt() may have left it, as dtrace does.
     if (clause.shows_firing && !options_.quiet)
         write("\n");
@@ -192,6 +196,7 @@ void Consumer::flush() {
     while (!held_returns_.empty())
         release_held_return(held_returns_.begin()->first, nullptr);
     std::fflush(out_);
+    fresh_.clear();
 }
 
 void Consumer::end_speculation(uint32_t id, bool commit) {
@@ -454,47 +459,57 @@ KeyField Consumer::key_field(const ValueLayout &layout, std::span<const std::byt
 }
 
 AggregationSnapshot &Consumer::snapshot(uint32_t id) {
-    const AggregationDescription &d = program_.aggregations.at(id);
+    if (!fresh_.contains(id))
+        read_aggregation_map(program_.aggregations.at(id).map_name);
     AggregationSnapshot &snap = snapshots_[id];
-    snap = AggregationSnapshot{};
-    snap.name = d.name;
-    snap.function = d.function;
     auto normal = normals_.find(id);
     snap.normal = normal == normals_.end() ? 1 : normal->second;
-    int fd = object_.map_fd(d.map_name);
-    if (fd < 0)
-        return snap;
-    size_t words = data_word_count(d.function);
-    size_t stride = d.value_word_count();
-    std::vector<int64_t> values(stride * size_t(cpu_count_));
-    auto add_cpus = [&](const AggregationKey &fields) {
-        for (int cpu = 0; cpu < cpu_count_; cpu++) {
-            std::span<int64_t> data(values.data() + size_t(cpu) * stride, words);
-            if (d.single_slot && values[size_t(cpu) * stride + words] == 0)
-                continue; // this CPU recorded nothing
-            convert_kernel_words(d.function, data);
-            snap.add(fields, data);
-        }
-    };
-    if (d.single_slot) {
-        uint32_t slot = 0;
-        if (bpf_map_lookup_elem(fd, &slot, values.data()) == 0)
-            add_cpus({});
-        return snap;
-    }
-    std::vector<std::byte> key(d.key_size), next(d.key_size);
-    const void *previous = nullptr;
-    while (bpf_map_get_next_key(fd, previous, next.data()) == 0) {
-        key = next;
-        previous = key.data();
-        if (bpf_map_lookup_elem(fd, key.data(), values.data()) != 0)
-            continue;
-        AggregationKey fields;
-        for (const ValueLayout &layout : d.key_fields)
-            fields.push_back(key_field(layout, key));
-        add_cpus(fields);
-    }
     return snap;
+}
+
+void Consumer::read_aggregation_map(const std::string &map_name) {
+    // The aggregations to snapshot, by their index in the map.
+    std::map<uint32_t, const AggregationDescription *> reading;
+    for (uint32_t id : aggregations_by_map_.at(map_name)) {
+        if (!fresh_.insert(id).second)
+            continue;
+        const AggregationDescription &d = program_.aggregations.at(id);
+        AggregationSnapshot &snap = snapshots_[id];
+        snap = AggregationSnapshot{};
+        snap.name = d.name;
+        snap.function = d.function;
+        reading[d.map_index] = &d;
+    }
+    int fd = object_.map_fd(map_name);
+    if (reading.empty() || fd < 0)
+        return;
+    // What the map's members share.
+    const AggregationDescription &any = *reading.begin()->second;
+    const size_t stride = any.value_size / 8;
+    for_each_map_entry(fd, any.key_size, stride * 8 * size_t(cpu_count_),
+                       [&](std::span<const std::byte> key, std::span<int64_t> values) {
+                           uint32_t index = any.single_slot ? read<uint32_t>(key, 0)
+                                            : any.shared_map
+                                                ? uint32_t(read<uint64_t>(key, 0) >> 32)
+                                                : any.map_index;
+                           auto member = reading.find(index);
+                           if (member == reading.end())
+                               return;
+                           const AggregationDescription &d = *member->second;
+                           AggregationSnapshot &snap = snapshots_[d.id];
+                           AggregationKey fields;
+                           for (const ValueLayout &layout : d.key_fields)
+                               fields.push_back(key_field(layout, key));
+                           const size_t words = data_word_count(d.function);
+                           for (int cpu = 0; cpu < cpu_count_; cpu++) {
+                               std::span<int64_t> data =
+                                   values.subspan(size_t(cpu) * stride, words);
+                               if (d.single_slot && values[size_t(cpu) * stride + words] == 0)
+                                   continue; // this CPU recorded nothing
+                               convert_kernel_words(d.function, data);
+                               snap.add(fields, data);
+                           }
+                       });
 }
 
 void Consumer::printa(const ActionDescription &action) {
@@ -681,7 +696,8 @@ void Consumer::truncate(uint32_t aggregation, std::optional<int64_t> keep) {
 void Consumer::reset(uint32_t id, const AggregationSnapshot *kept) {
     const AggregationDescription &d = program_.aggregations.at(id);
     int fd = object_.map_fd(d.map_name);
-    AggregationSnapshot &snap = snapshot(id);
+    const bool recorded = !snapshot(id).values.empty();
+    fresh_.erase(id);
     // Every CPU's copy in its initial state; a slot's has-data word says
     // whether the entry is there.
     auto initial_values = [&](bool present) {
@@ -689,30 +705,31 @@ void Consumer::reset(uint32_t id, const AggregationSnapshot *kept) {
         convert_kernel_words(d.function, initial);
         if (d.single_slot)
             initial.push_back(present ? 1 : 0);
+        initial.resize(d.value_size / 8);
         std::vector<int64_t> all;
         for (int cpu = 0; cpu < cpu_count_; cpu++)
             all.insert(all.end(), initial.begin(), initial.end());
         return all;
     };
-    std::vector<int64_t> cleared = initial_values(true);
     // clear() keeps the entry with its initial values, trunc() removes it.
     if (d.single_slot) {
-        uint32_t slot = 0;
-        if (!snap.values.empty() && !kept)
-            bpf_map_update_elem(fd, &slot, cleared.data(), BPF_ANY);
-        else if (!snap.values.empty() && kept->values.empty())
+        uint32_t slot = d.map_index;
+        if (recorded && !kept)
+            bpf_map_update_elem(fd, &slot, initial_values(true).data(), BPF_ANY);
+        else if (recorded && kept->values.empty())
             bpf_map_update_elem(fd, &slot, initial_values(false).data(), BPF_ANY);
         return;
     }
     // By the map's own keys: several can be one key of the snapshot
     // (addresses in one function, for ufunc()).
     std::vector<std::vector<std::byte>> keys;
-    std::vector<std::byte> next(d.key_size);
-    const void *previous = nullptr;
-    while (bpf_map_get_next_key(fd, previous, next.data()) == 0) {
-        keys.push_back(next);
-        previous = keys.back().data();
-    }
+    for_each_map_entry(fd, d.key_size, d.value_size * size_t(cpu_count_),
+                       [&](std::span<const std::byte> key, std::span<int64_t>) {
+                           if (!d.shared_map ||
+                               uint32_t(read<uint64_t>(key, 0) >> 32) == d.map_index)
+                               keys.emplace_back(key.begin(), key.end());
+                       });
+    const std::vector<int64_t> cleared = initial_values(true);
     for (const std::vector<std::byte> &key : keys) {
         if (!kept) {
             bpf_map_update_elem(fd, key.data(), cleared.data(), BPF_EXIST);

@@ -75,8 +75,11 @@ public:
     // Faults reported so far (they are reported, not fatal, as in dtrace).
     uint64_t faults() const { return faults_; }
 
-    // Prints what is held back (a return record under flowindent waits for
-    // the next record of its CPU), then flushes the output.
+    // Ends a batch of records: prints what is held back (a return record
+    // under flowindent waits for the next record of its CPU) and writes out
+    // what they printed. An aggregation map is read at most once per batch
+    // (all the aggregations it holds at once, printa() and the exit dump
+    // reading what they need from that), so the next batch reads them again.
     void flush();
 
     // What dtrace prints when tracing ends: "\n", then every aggregation no
@@ -138,7 +141,11 @@ private:
     // One firing's output; `flow` when flowindent shows it.
     void print_firing(std::span<const std::byte> record, std::optional<Flow> flow);
     void report_fault(std::span<const std::byte> record);
+    // The aggregation's snapshot, read from its map unless it was in this batch.
     AggregationSnapshot &snapshot(uint32_t aggregation);
+    // Reads the map once, snapshotting every aggregation it holds that has no
+    // snapshot of this batch yet.
+    void read_aggregation_map(const std::string &map_name);
     // clear() and trunc() on the aggregation's map: `kept` is what trunc()
     // keeps, null for clear().
     void reset(uint32_t aggregation, const AggregationSnapshot *kept);
@@ -184,6 +191,8 @@ private:
     std::map<uint32_t, uint64_t> normals_;
     std::set<uint32_t> printed_;
     std::map<uint32_t, AggregationSnapshot> snapshots_;
+    std::set<uint32_t> fresh_; // aggregations whose snapshot was read in this batch
+    std::map<std::string, std::vector<uint32_t>> aggregations_by_map_;
     std::map<uint32_t, Speculation> speculations_;
     uint64_t speculative_drops_ = 0;
     int cpu_count_ = 1; // possible CPUs: the per-CPU maps' value count

@@ -124,10 +124,15 @@ struct PrintedType {
     std::vector<std::pair<std::string, int64_t>> enumerators; // Enum
 };
 
-// The most bytes a clause's record holds, header and action mask included:
-// the largest value print() can record is a little smaller.
+// A clause's record: a RecordHeader, a 64-bit mask of which of the clause's
+// first 64 actions ran (if/else can skip some), then the actions' values.
+// A clause of more actions has a mask word for each 64 more, among the
+// values (ClauseDescription::mask_offsets). The most bytes a record holds,
+// header and masks included: the largest value print() can record is a
+// little smaller.
 inline constexpr uint32_t kMaxRecordSize = 16 * 1024;
-inline constexpr uint32_t kRecordDataStart = sizeof(RecordHeader) + 8;
+inline constexpr uint32_t kRecordMaskOffset = sizeof(RecordHeader);
+inline constexpr uint32_t kRecordDataStart = kRecordMaskOffset + 8;
 
 class Consumer;
 struct ActionDescription;
@@ -160,6 +165,9 @@ struct ClauseDescription {
     bool records = true;      // false: the clause writes nothing (no data-recording action)
     bool shows_firing = true; // false: its records print no probe line (commit/discard only)
     std::vector<ActionDescription> actions;
+    // Where the record's mask words are: bit i % 64 of word i / 64 says
+    // whether action i ran.
+    std::vector<uint32_t> mask_offsets = {kRecordMaskOffset};
 };
 
 struct EnabledProbe {
@@ -180,24 +188,32 @@ inline void convert_kernel_words(const AggregationFunction &function, std::span<
         words[0] ^= INT64_MIN;
 }
 
-// Where an aggregation's per-CPU data words live in the kernel.
+// Where an aggregation's per-CPU data words live in the kernel. Aggregations
+// of one shape share a map (codegen/storage_plan.h):
 //   - With keys: a per-CPU hash map from the key (key_size bytes, laid out as
 //     key_fields say) to the data words; an update may find the map full.
-//   - Without keys (single_slot): slot 0 (a u32 key) of a one-slot per-CPU
+//     Where the map is shared, the key's first 8 bytes are map_index << 32,
+//     which tells the aggregations apart, and key_fields follow them.
+//   - Without keys (single_slot): slot map_index (a u32 key) of a per-CPU
 //     array, which needs no allocation and whose lookup the verifier
 //     inlines. The slot exists before anything is recorded, so its value has
 //     one more word after the data words, which every update sets to 1: a
 //     CPU whose word is 0 has recorded nothing (trunc() zeroes it again).
+// A CPU's value takes value_size bytes of the map, data words first: more
+// than value_word_count() words where the map's other members need more.
 struct AggregationDescription {
     uint32_t id = 0;
     std::string name; // without '@'; "" for @
     AggregationFunction function;
     std::string map_name;
     bool single_slot = false;
+    bool shared_map = false; // keyed: with other aggregations, told apart by map_index
+    uint32_t map_index = 0;  // the slot (single_slot), or the key's id (shared_map)
     uint32_t key_size = 0;
     std::vector<ValueLayout> key_fields;
+    uint32_t value_size = 0;
 
-    // The words of one CPU's value in the map.
+    // The words of one CPU's value that the aggregation uses.
     size_t value_word_count() const { return data_word_count(function) + (single_slot ? 1 : 0); }
 };
 

@@ -23,6 +23,7 @@
 #include <cstring>
 #include <ctime>
 #include <map>
+#include <set>
 
 namespace dtx::trace {
 
@@ -382,6 +383,77 @@ bool Session::compile(ast::Program &program, std::span<const ProgramUnit> units,
     return true;
 }
 
+void Session::report_load_failure(const BpfObjectError &error,
+                                  const ProgramDescription &description) {
+    const providers::Trampoline *rejected = nullptr;
+    for (const providers::Trampoline &t : trampolines_)
+        if (t.spec.program_name == error.program)
+            rejected = &t;
+    // The clauses the rejected program runs, and its probes.
+    std::vector<std::string> clauses;
+    std::set<uint32_t> seen;
+    if (rejected)
+        for (const EnabledProbe &enabled : description.enabled_probes) {
+            bool runs = std::any_of(rejected->spec.probes.begin(), rejected->spec.probes.end(),
+                                    [&](const Probe *p) { return p->id == enabled.probe_id; });
+            if (!runs || !seen.insert(enabled.clause).second)
+                continue;
+            const SourceRange &at = description.clauses.at(enabled.clause).location;
+            clauses.push_back(at.file_name() + ":" + std::to_string(at.begin.line) + ":" +
+                              std::to_string(at.begin.column));
+        }
+    auto listed = [](const std::vector<std::string> &items, size_t most) {
+        std::string text;
+        for (size_t i = 0; i < items.size() && i < most; i++)
+            text += (i ? ", " : "") + items[i];
+        if (items.size() > most)
+            text += " and " + std::to_string(items.size() - most) + " more";
+        return text;
+    };
+
+    const char *limit = nullptr;
+    switch (kernel_limit(error)) {
+    case KernelLimit::Instructions:
+        limit = "the kernel verifies at most 1,000,000 instructions of one BPF program, "
+                "following every path through its clauses";
+        break;
+    case KernelLimit::Branches:
+        limit = "the kernel's verifier follows at most 8,192 branches at once";
+        break;
+    case KernelLimit::Functions:
+        limit = "the kernel verifies at most 256 functions in one BPF program";
+        break;
+    case KernelLimit::Maps:
+        limit = "a BPF program may use at most 64 maps";
+        break;
+    case KernelLimit::Stack:
+        limit = "the calls of a BPF program may use at most 512 bytes of stack";
+        break;
+    case KernelLimit::None:
+        break;
+    }
+    if (limit && rejected) {
+        std::vector<std::string> probes;
+        for (const Probe *probe : rejected->spec.probes)
+            probes.push_back("'" + probe->name.full() + "'");
+        std::fprintf(options_.err,
+                     "dtx: could not load the program: the %zu clause%s enabled on probe%s %s "
+                     "are too many or too large for one BPF program: %s; make them fewer or "
+                     "smaller\n",
+                     clauses.size(), clauses.size() == 1 ? "" : "s", probes.size() == 1 ? "" : "s",
+                     listed(probes, 3).c_str(), limit);
+        if (options_.verbose)
+            std::fprintf(options_.err, "dtx: %s\n", error.to_string().c_str());
+    } else {
+        std::fprintf(options_.err, "dtx: could not load the program: %s\n",
+                     error.to_string().c_str());
+    }
+    if (rejected)
+        std::fprintf(options_.err, "dtx: program '%s' runs the clause%s at %s\n",
+                     error.program.c_str(), clauses.size() == 1 ? "" : "s",
+                     listed(clauses, 10).c_str());
+}
+
 int Session::run() {
     const ProgramDescription &description = compiled_->description;
     // Signals arrive through a signalfd, so the loop below wakes at once.
@@ -434,26 +506,7 @@ int Session::run() {
     object.set_global_variable("dtx_walltime_offset",
                                std::as_bytes(std::span(&walltime_offset, 1)));
     if (auto error = object.load()) {
-        std::fprintf(options_.err, "dtx: could not load the program: %s\n",
-                     error->to_string().c_str());
-        // Name the D clauses the rejected program runs.
-        for (const providers::Trampoline &t : trampolines_) {
-            if (t.spec.program_name != error->program)
-                continue;
-            std::string clauses;
-            for (const EnabledProbe &enabled : description.enabled_probes) {
-                bool runs = std::any_of(t.spec.probes.begin(), t.spec.probes.end(),
-                                        [&](const Probe *p) { return p->id == enabled.probe_id; });
-                const SourceRange &at = description.clauses.at(enabled.clause).location;
-                std::string where = at.file_name() + ":" + std::to_string(at.begin.line) + ":" +
-                                    std::to_string(at.begin.column);
-                if (runs && clauses.find(where) == std::string::npos)
-                    clauses += (clauses.empty() ? "" : ", ") + where;
-            }
-            std::fprintf(options_.err, "dtx: program '%s' runs the clause%s at %s\n",
-                         error->program.c_str(), clauses.find(',') == std::string::npos ? "" : "s",
-                         clauses.c_str());
-        }
+        report_load_failure(*error, description);
         return 1;
     }
     // The activity word lives in the object's .data, mapped into our memory.

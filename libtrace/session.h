@@ -32,6 +32,8 @@ struct Trampoline;
 
 namespace dtx::trace {
 
+struct BpfObjectError;
+
 struct SessionOptions {
     bool quiet = false;
     bool zero_matches_allowed = false; // -Z
@@ -82,6 +84,9 @@ private:
     std::optional<uint64_t> kernel_member_offset(std::string_view type, std::string_view member);
     // args[] of a clause enabling `probes`, from their providers.
     sema::ClauseArguments clause_arguments(std::span<const Probe *const> probes);
+    // Why the kernel refused the program, with the clauses it runs: a kernel
+    // limit in the program's terms, else what the verifier said.
+    void report_load_failure(const BpfObjectError &error, const ProgramDescription &description);
 
     SessionOptions options_;
     codegen::CompileOptions compile_options_;

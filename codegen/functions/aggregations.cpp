@@ -145,8 +145,14 @@ uint64_t power(uint64_t base, unsigned exponent) {
     return result;
 }
 
+// The bucket by magnitude, lowest first, each test a branch: only the
+// matching magnitude's arithmetic runs, and LLVM does not compute every
+// magnitude's bucket ahead of a chain of selects, which kept them all live
+// and, with a few llquantize() of many magnitudes in one clause, spilled past
+// the 512 bytes of BPF stack.
 void update_llquantize(Lowering &l, const AggregationUpdate &u) {
     llvm::IRBuilder<> &ir = l.ir();
+    llvm::Function *function = ir.GetInsertBlock()->getParent();
     const trace::LogLinearBuckets &b = u.description.function.log_linear;
     const uint64_t factor = b.factor, steps = b.steps;
     const uint64_t per_magnitude = steps - steps / factor;
@@ -155,31 +161,47 @@ void update_llquantize(Lowering &l, const AggregationUpdate &u) {
     llvm::Value *zero64 = l.const64(0);
     llvm::Value *negative = ir.CreateICmpSLT(u.value, zero64);
     llvm::Value *magnitude = ir.CreateSelect(negative, ir.CreateSub(zero64, u.value), u.value);
-    // Outermost first: values at or above factor^(high+1).
-    llvm::Value *bucket = ir.CreateSelect(negative, zero64, l.const64(2 * zero_bucket));
-    uint64_t offset = 1 + uint64_t(b.high_magnitude - b.low_magnitude) * per_magnitude;
-    for (int m = b.high_magnitude; m >= int(b.low_magnitude); m--) {
-        uint64_t floor = power(factor, unsigned(m));
-        uint64_t ceiling = floor * factor;
-        llvm::Value *slice;
-        if (ceiling % steps == 0)
-            slice = ir.CreateUDiv(magnitude, l.const64(ceiling / steps));
-        else if (steps % ceiling == 0)
-            slice = ir.CreateMul(magnitude, l.const64(steps / ceiling));
-        else
-            slice = ir.CreateUDiv(ir.CreateMul(magnitude, l.const64(steps)), l.const64(ceiling));
-        llvm::Value *in_magnitude =
-            ir.CreateAdd(ir.CreateSub(slice, l.const64(steps / factor)), l.const64(offset));
-        llvm::Value *here =
-            ir.CreateSelect(negative, ir.CreateSub(l.const64(zero_bucket), in_magnitude),
-                            ir.CreateAdd(l.const64(zero_bucket), in_magnitude));
-        bucket = ir.CreateSelect(ir.CreateICmpULT(magnitude, l.const64(ceiling)), here, bucket);
-        offset -= per_magnitude;
+
+    auto *found = llvm::BasicBlock::Create(ir.getContext(), "llq_bucket", function);
+    std::vector<std::pair<llvm::Value *, llvm::BasicBlock *>> buckets;
+    // Goes to `found` with `bucket` if magnitude < limit, else on.
+    auto below = [&](uint64_t limit, const std::function<llvm::Value *()> &bucket) {
+        auto *in = llvm::BasicBlock::Create(ir.getContext(), "llq_in", function);
+        auto *on = llvm::BasicBlock::Create(ir.getContext(), "llq_on", function);
+        ir.CreateCondBr(ir.CreateICmpULT(magnitude, l.const64(limit)), in, on);
+        ir.SetInsertPoint(in);
+        buckets.emplace_back(bucket(), ir.GetInsertBlock());
+        ir.CreateBr(found);
+        ir.SetInsertPoint(on);
+    };
+    below(power(factor, b.low_magnitude), [&] { return l.const64(zero_bucket); });
+    uint64_t offset = 1;
+    for (unsigned m = b.low_magnitude; m <= b.high_magnitude; m++, offset += per_magnitude) {
+        const uint64_t ceiling = power(factor, m + 1);
+        below(ceiling, [&]() -> llvm::Value * {
+            llvm::Value *slice;
+            if (ceiling % steps == 0)
+                slice = ir.CreateUDiv(magnitude, l.const64(ceiling / steps));
+            else if (steps % ceiling == 0)
+                slice = ir.CreateMul(magnitude, l.const64(steps / ceiling));
+            else
+                slice =
+                    ir.CreateUDiv(ir.CreateMul(magnitude, l.const64(steps)), l.const64(ceiling));
+            llvm::Value *in_magnitude =
+                ir.CreateAdd(ir.CreateSub(slice, l.const64(steps / factor)), l.const64(offset));
+            return ir.CreateSelect(negative, ir.CreateSub(l.const64(zero_bucket), in_magnitude),
+                                   ir.CreateAdd(l.const64(zero_bucket), in_magnitude));
+        });
     }
-    uint64_t low_floor = power(factor, b.low_magnitude);
-    add_to_bucket(l, u,
-                  ir.CreateSelect(ir.CreateICmpULT(magnitude, l.const64(low_floor)),
-                                  l.const64(zero_bucket), bucket));
+    // At or above factor^(high+1): the outermost buckets.
+    buckets.emplace_back(ir.CreateSelect(negative, zero64, l.const64(2 * zero_bucket)),
+                         ir.GetInsertBlock());
+    ir.CreateBr(found);
+    ir.SetInsertPoint(found);
+    llvm::PHINode *bucket = ir.CreatePHI(l.i64(), unsigned(buckets.size()));
+    for (auto [value, block] : buckets)
+        bucket->addIncoming(value, block);
+    add_to_bucket(l, u, bucket);
 }
 
 // --- shapes ---------------------------------------------------------------------
@@ -318,7 +340,7 @@ bool check_llquantize(CallCheck &check) {
     unsigned __int128 limit = 1;
     for (int64_t i = 0; i <= *high; ++i) {
         limit *= uint64_t(*factor);
-        if (limit > INT64_MAX) {
+        if (limit > UINT64_MAX) {
             c.error("D_LLQUANT_HMAGVAL", call.arguments[3]->range,
                     "llquantize() factor " + std::to_string(*factor) + " to the power " +
                         std::to_string(*high + 1) + " overflows 64 bits");

@@ -272,6 +272,23 @@ TEST(CodegenRecords, RecordSizeCountsHeaderMaskAndValues) {
     EXPECT_EQ(b->clause(0).record_size, kFirstValueOffset + 8 * 8);
 }
 
+TEST(CodegenRecords, EachSixtyFourMoreActionsHaveAMaskWordAmongTheValues) {
+    std::string program = "BEGIN {";
+    for (int i = 0; i < 130; i++)
+        program += " trace(" + std::to_string(i) + ");";
+    auto b = compile(program + " }");
+    ASSERT_TRUE(b->compiled);
+    const trace::ClauseDescription &clause = b->clause(0);
+    ASSERT_EQ(clause.actions.size(), 130u);
+    ASSERT_EQ(clause.mask_offsets.size(), 3u);
+    EXPECT_EQ(clause.mask_offsets[0], trace::kRecordMaskOffset);
+    // The word of actions 64 to 127 follows action 64's value, and so on.
+    EXPECT_EQ(clause.mask_offsets[1], b->value(0, 64).offset + 8);
+    EXPECT_EQ(b->value(0, 65).offset, clause.mask_offsets[1] + 8);
+    EXPECT_EQ(clause.mask_offsets[2], b->value(0, 128).offset + 8);
+    EXPECT_EQ(clause.record_size, kFirstValueOffset + (130 + 2) * 8);
+}
+
 TEST(CodegenRecords, BuiltinVariablesKeepTheirTypesWidth) {
     auto b = compile("BEGIN { trace(pid); trace(timestamp); }");
     ASSERT_TRUE(b->compiled);
@@ -693,11 +710,37 @@ TEST(CodegenAggregations, UserStackAndSymbolKeysHoldTheirPid) {
     EXPECT_EQ(fields[3].offset, fields[2].offset + fields[2].size);
 }
 
-TEST(CodegenAggregations, EachHasItsOwnMap) {
-    auto b = compile("BEGIN { @a = count(); @b = count(); }");
+TEST(CodegenAggregations, KeylessOnesOfOneSizeAreSlotsOfOneArray) {
+    auto b = compile("BEGIN { @a = count(); @b = sum(arg0); @q = quantize(arg0); }");
     ASSERT_TRUE(b->compiled);
-    EXPECT_FALSE(b->aggregation("a")->map_name.empty());
-    EXPECT_NE(b->aggregation("a")->map_name, b->aggregation("b")->map_name);
+    const trace::AggregationDescription &a = *b->aggregation("a"), &s = *b->aggregation("b");
+    EXPECT_EQ(a.map_name, s.map_name);
+    EXPECT_EQ(a.map_index, 0u);
+    EXPECT_EQ(s.map_index, 1u);
+    EXPECT_NE(a.map_name, b->aggregation("q")->map_name);
+    AggregationMap map = aggregation_map(*b, "a");
+    EXPECT_EQ(map.type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    EXPECT_EQ(map.max_entries, 2u);
+    EXPECT_EQ(map.value_size, 16u);
+}
+
+TEST(CodegenAggregations, KeyedOnesOfOneShapeShareAHashByTheirIndex) {
+    auto b = compile("BEGIN { @k[pid] = count(); @j[tid] = max(arg0); @s[execname] = count(); }");
+    ASSERT_TRUE(b->compiled);
+    const trace::AggregationDescription &k = *b->aggregation("k"), &j = *b->aggregation("j");
+    EXPECT_EQ(k.map_name, j.map_name);
+    EXPECT_TRUE(k.shared_map);
+    EXPECT_NE(k.map_index, j.map_index);
+    EXPECT_EQ(k.key_size, 16u); // the index's word, then the key
+    EXPECT_EQ(k.key_fields.at(0).offset, 8u);
+    AggregationMap map = aggregation_map(*b, "k");
+    EXPECT_EQ(map.type, BPF_MAP_TYPE_PERCPU_HASH);
+    EXPECT_EQ(map.key_size, 16u);
+    // Alone in its shape, @s keeps the key it would have alone.
+    const trace::AggregationDescription &s = *b->aggregation("s");
+    EXPECT_FALSE(s.shared_map);
+    EXPECT_EQ(s.key_fields.at(0).offset, 0u);
+    EXPECT_EQ(aggregation_map(*b, "s").key_size, 256u);
 }
 
 // ---- enabled probes -------------------------------------------------------------------

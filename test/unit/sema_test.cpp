@@ -641,6 +641,10 @@ TEST(SemaAggregations, LlquantizeParameterRules) {
               Codes{"D_LLQUANT_HMAGVAL@1:37"});
     EXPECT_EQ(errors("BEGIN { @ = llquantize(arg0, 10, 0, 30, 10); }"),
               Codes{"D_LLQUANT_HMAGVAL@1:37"});
+    // factor^(high + 1) may take all 64 bits, as dtrace allows: 10^19, not 10^20.
+    EXPECT_EQ(errors("BEGIN { @ = llquantize(arg0, 10, 0, 18, 100); }"), Codes{});
+    EXPECT_EQ(errors("BEGIN { @ = llquantize(arg0, 10, 0, 19, 100); }"),
+              Codes{"D_LLQUANT_HMAGVAL@1:37"});
     EXPECT_EQ(errors("BEGIN { @ = llquantize(arg0, 10, 0, 6, 7); }"),
               Codes{"D_LLQUANT_STEPVAL@1:40"});
     // Steps above the factor must also slice factor^(low + 1) (factor^2 for

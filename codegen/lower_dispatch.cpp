@@ -1,0 +1,410 @@
+// Trampolines and what they share: each runs the clauses enabled on the
+// firing probe through a dispatch on its ID, and a clause that faults goes to
+// the ERROR path.
+//
+// The kernel verifies at most 256 functions in one BPF program
+// (BPF_MAX_SUBPROGS), and every clause a trampoline calls is a function of
+// its program. A trampoline that runs more clauses than kDirectClauseCalls
+// calls functions of several clauses each instead, into which LLVM inlines
+// the clauses, so that any number of clauses can run on one probe; so does
+// the ERROR path past kDirectErrorClauses.
+#include "codegen/lowering.h"
+
+#include <linux/bpf.h>
+
+#include <algorithm>
+
+namespace dtx::codegen {
+
+namespace {
+
+constexpr uint32_t kErrorProbeId = 3;
+// Budgets of the 256 functions a BPF program may have: the run-time library
+// takes up to 28 of the rest, a provider a few, and clauses too large for one
+// function their parts.
+constexpr size_t kDirectClauseCalls = 96;
+constexpr size_t kDirectErrorClauses = 32;
+// A dispatch on few probes is a switch with a case per probe; past that,
+// probes that run the same clauses share a block reading the probe's dense
+// index and EPIDs from tables, unless their IDs are too far apart.
+constexpr size_t kSwitchedProbes = 8;
+constexpr uint32_t kMaxTableRange = 1u << 16;
+
+} // namespace
+
+class TrampolineBuilderImpl final : public TrampolineBuilder {
+public:
+    TrampolineBuilderImpl(Lowering &lowering, const TrampolineSpec &spec, llvm::Function &entry)
+        : lowering_(lowering), spec_(spec), entry_(entry) {}
+
+    llvm::IRBuilder<> &ir() override { return lowering_.ir(); }
+    llvm::Module &module() override { return lowering_.module(); }
+    BpfDebugInfo &debug_info() override { return lowering_.debug_info(); }
+    llvm::Function &entry() override { return entry_; }
+    llvm::Value *clause_context() override {
+        return lowering_.clause_context_lookup(*ir().GetInsertBlock()->getParent());
+    }
+    void store_probe_id(llvm::Value *dctx, llvm::Value *probe_id) override {
+        lowering_.store64(ir().CreateZExtOrTrunc(probe_id, lowering_.i64()),
+                          lowering_.at(dctx, ClauseContextLayout::probe_id));
+    }
+    // A program none of whose clauses reads argN, args[] or errno stores
+    // none of them: the per-event work of filling them (and the loads that
+    // feed them, which LLVM then drops) is left out of every trampoline.
+    void store_argument(llvm::Value *dctx, unsigned index, llvm::Value *value) override {
+        if (!lowering_.reads_builtin(sema::ProbeData::Arguments))
+            return;
+        lowering_.store64(ir().CreateSExtOrTrunc(value, lowering_.i64()),
+                          lowering_.at(dctx, ClauseContextLayout::args + 8 * index));
+    }
+    void store_errno(llvm::Value *dctx, llvm::Value *value) override {
+        if (!lowering_.reads_builtin(sema::ProbeData::Errno))
+            return;
+        lowering_.store64(ir().CreateSExtOrTrunc(value, lowering_.i64()),
+                          lowering_.at(dctx, ClauseContextLayout::errno_value));
+    }
+    bool stores_arguments() const override {
+        return lowering_.reads_builtin(sema::ProbeData::Arguments);
+    }
+    void clear_arguments(llvm::Value *dctx) override {
+        for (unsigned i = 0; i < ClauseContextLayout::arg_count; i++)
+            store_argument(dctx, i, lowering_.const64(0));
+        store_errno(dctx, lowering_.const64(0));
+    }
+    void run_clauses(llvm::Value *dctx, ClauseGate gate) override {
+        llvm::Function *current = ir().GetInsertBlock()->getParent();
+        llvm::Value *ctx =
+            spec_.has_stack_context && current == &entry_ ? entry_.getArg(0) : nullptr;
+        lowering_.emit_dispatch(spec_, dctx, ctx, gate);
+    }
+    llvm::Value *call_helper(unsigned helper, llvm::Type *result,
+                             std::vector<llvm::Value *> args) override {
+        return lowering_.call_helper(helper, result, std::move(args));
+    }
+    llvm::Function *define_function(std::string_view name, llvm::FunctionType *type) override {
+        return lowering_.new_function(name, type, 0);
+    }
+
+private:
+    Lowering &lowering_;
+    const TrampolineSpec &spec_;
+    llvm::Function &entry_;
+};
+
+// How a trampoline finds the clauses of the firing probe: for each of its
+// probes the clauses enabled on it, and with many probes the tables of the
+// table dispatch.
+struct Lowering::DispatchTables {
+    std::vector<std::vector<uint32_t>> probe_clauses; // by index in spec.probes
+    bool switched = true;
+    uint32_t lowest = 0;
+    size_t slot_count = 0;                         // by probe ID - lowest
+    uint32_t stride = 0;                           // of a row: dense index, group, EPIDs
+    std::vector<std::vector<uint32_t>> groups;     // each group's clauses
+    llvm::GlobalVariable *slot_of_probe = nullptr; // u32 by ID - lowest: row + 1, or 0
+    llvm::GlobalVariable *slots = nullptr;         // u32 rows
+};
+
+void Lowering::call_clause_blocks(
+    const std::string &name, size_t count, size_t direct_limit, llvm::Value *dctx, llvm::Value *ctx,
+    const std::function<void(size_t, size_t, llvm::Value *, llvm::Value *, bool)> &emit) {
+    if (count <= direct_limit) {
+        emit(0, count, dctx, ctx, false);
+        return;
+    }
+    const size_t per_block = (count + direct_limit - 1) / direct_limit;
+    auto *type = llvm::FunctionType::get(i32(), {ptr(), ptr()}, false);
+    llvm::Value *null = llvm::ConstantPointerNull::get(ir_.getPtrTy());
+    for (size_t first = 0; first < count; first += per_block) {
+        llvm::Function *block;
+        {
+            llvm::IRBuilder<>::InsertPointGuard guard(ir_);
+            block = new_function(name + "_" + std::to_string(first / per_block), type, 0);
+            emit(first, std::min(first + per_block, count), block->getArg(0),
+                 ctx ? block->getArg(1) : nullptr, true);
+            ir_.CreateRet(ir_.getInt32(0));
+        }
+        ir_.CreateCall(block, {dctx, ctx ? ctx : null});
+    }
+}
+
+llvm::Value *Lowering::call_clause(uint32_t clause, llvm::Value *dctx, llvm::Value *ctx,
+                                   bool inlined) {
+    llvm::CallInst *call =
+        ir_.CreateCall(clause_function(clause, ctx != nullptr),
+                       {dctx, ctx ? ctx : llvm::ConstantPointerNull::get(ir_.getPtrTy())});
+    if (inlined)
+        call->addFnAttr(llvm::Attribute::AlwaysInline);
+    return call;
+}
+
+// --- the ERROR path --------------------------------------------------------------
+
+// void dtx_error(dctx, ctx): reports the fault recorded in dctx to the
+// consumer, then runs the ERROR clauses with DTrace's ERROR arguments (arg1
+// the faulting EPID, arg2 the action, arg3 -1, arg4 the fault kind, arg5 the
+// address), saving and restoring the firing probe's arguments around them.
+llvm::Function *Lowering::error_function(bool with_stack_context) {
+    auto [it, inserted] = error_functions_.try_emplace(with_stack_context, nullptr);
+    if (!inserted)
+        return it->second;
+    llvm::IRBuilder<>::InsertPointGuard guard(ir_);
+    auto *type = llvm::FunctionType::get(i32(), {ptr(), ptr()}, false);
+    llvm::Function *function =
+        new_function(with_stack_context ? "dtx_error" : "dtx_error_nctx", type, 0);
+    it->second = function;
+    llvm::Value *dctx = function->getArg(0);
+    llvm::Value *ctx = function->getArg(1);
+
+    auto *record_type = llvm::ArrayType::get(i64(), sizeof(trace::FaultRecord) / 8);
+    llvm::Value *record = ir_.CreateAlloca(record_type);
+    llvm::Value *epid = load64(at(dctx, ClauseContextLayout::epid));
+    ir_.CreateAlignedStore(ir_.getInt32(0), record, llvm::Align(4));
+    ir_.CreateAlignedStore(current_cpu(), at(record, offsetof(trace::RecordHeader, cpu)),
+                           llvm::Align(4)); // the cpu, and no speculation
+    ir_.CreateAlignedStore(ir_.CreateTrunc(epid, i32()),
+                           at(record, offsetof(trace::FaultRecord, faulting_epid)), llvm::Align(4));
+    ir_.CreateAlignedStore(
+        ir_.CreateTrunc(load64(at(dctx, ClauseContextLayout::fault_action)), i32()),
+        at(record, offsetof(trace::FaultRecord, action)), llvm::Align(4));
+    store64(load64(at(dctx, ClauseContextLayout::fault_kind)),
+            at(record, offsetof(trace::FaultRecord, kind)));
+    store64(load64(at(dctx, ClauseContextLayout::fault_address)),
+            at(record, offsetof(trace::FaultRecord, address)));
+    call_helper(BPF_FUNC_ringbuf_output, i64(),
+                {output_map_, record, const64(sizeof(trace::FaultRecord)), const64(0)});
+
+    std::vector<uint32_t> error_clauses;
+    for (uint32_t c = 0; c < input_.clause_probes.size(); c++)
+        for (const trace::Probe *probe : input_.clause_probes[c])
+            if (probe->id == kErrorProbeId)
+                error_clauses.push_back(c);
+    if (!error_clauses.empty()) {
+        for (unsigned i = 0; i < ClauseContextLayout::arg_count; i++)
+            store64(load64(at(dctx, ClauseContextLayout::args + 8 * i)),
+                    at(dctx, ClauseContextLayout::error_args + 8 * i));
+        llvm::Value *probe_id = load64(at(dctx, ClauseContextLayout::probe_id));
+        store64(probe_id, at(dctx, ClauseContextLayout::error_probe_id));
+        llvm::Value *saved_index = load64(at(dctx, probe_index_offset()));
+        llvm::Value *error_args[6] = {
+            const64(0),
+            epid,
+            load64(at(dctx, ClauseContextLayout::fault_action)),
+            const64(uint64_t(-1)),
+            load64(at(dctx, ClauseContextLayout::fault_kind)),
+            load64(at(dctx, ClauseContextLayout::fault_address)),
+        };
+        for (unsigned i = 0; i < ClauseContextLayout::arg_count; i++)
+            store64(i < 6 ? error_args[i] : const64(0),
+                    at(dctx, ClauseContextLayout::args + 8 * i));
+        store64(const64(kErrorProbeId), at(dctx, ClauseContextLayout::probe_id));
+        auto dense = dense_index_.find(kErrorProbeId);
+        store64(const64(dense == dense_index_.end() ? 0 : dense->second),
+                at(dctx, probe_index_offset()));
+        // A fault in an ERROR clause is reported, and ends that clause only.
+        call_clause_blocks(
+            function->getName().str() + "_clauses", error_clauses.size(), kDirectErrorClauses, dctx,
+            with_stack_context ? ctx : nullptr,
+            [&](size_t first, size_t last, llvm::Value *dctx, llvm::Value *ctx, bool inlined) {
+                for (size_t i = first; i < last; i++) {
+                    uint32_t c = error_clauses[i];
+                    store64(const64(epids_.at({c, kErrorProbeId})),
+                            at(dctx, ClauseContextLayout::epid));
+                    call_clause(c, dctx, ctx, inlined);
+                }
+            });
+        for (unsigned i = 0; i < ClauseContextLayout::arg_count; i++)
+            store64(load64(at(dctx, ClauseContextLayout::error_args + 8 * i)),
+                    at(dctx, ClauseContextLayout::args + 8 * i));
+        store64(probe_id, at(dctx, ClauseContextLayout::probe_id));
+        store64(saved_index, at(dctx, probe_index_offset()));
+    }
+    ir_.CreateRet(ir_.getInt32(0));
+    return function;
+}
+
+// --- trampolines -------------------------------------------------------------------
+
+void Lowering::emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm::Value *ctx,
+                             ClauseGate gate) {
+    llvm::Function *function = ir_.GetInsertBlock()->getParent();
+    auto *end = llvm::BasicBlock::Create(context_, "dispatched", function);
+    if (gate == ClauseGate::Active) {
+        auto *active = llvm::BasicBlock::Create(context_, "active", function);
+        llvm::LoadInst *activity = ir_.CreateLoad(i32(), activity_);
+        activity->setVolatile(true);
+        ir_.CreateCondBr(
+            ir_.CreateICmpEQ(activity, ir_.getInt32(uint32_t(trace::Activity::Active))), active,
+            end);
+        ir_.SetInsertPoint(active);
+    }
+    store64(const64(0), at(dctx, ClauseContextLayout::timestamp));
+    if (ctx)
+        store64(const64(spec.kernel_stack_skip), at(dctx, ClauseContextLayout::stack_skip));
+
+    DispatchTables tables;
+    std::set<uint32_t> distinct;
+    for (const trace::Probe *probe : spec.probes) {
+        std::vector<uint32_t> &clauses = tables.probe_clauses.emplace_back();
+        for (uint32_t c = 0; c < input_.clause_probes.size(); c++)
+            if (epids_.count({c, probe->id})) {
+                clauses.push_back(c);
+                distinct.insert(c);
+            }
+    }
+    plan_dispatch_tables(spec, tables);
+    const std::vector<uint32_t> clauses(distinct.begin(), distinct.end());
+    call_clause_blocks(
+        spec.program_name + "_clauses", clauses.size(), kDirectClauseCalls, dctx, ctx,
+        [&](size_t first, size_t last, llvm::Value *dctx, llvm::Value *ctx, bool inlined) {
+            std::set<uint32_t> block(clauses.begin() + std::ptrdiff_t(first),
+                                     clauses.begin() + std::ptrdiff_t(last));
+            dispatch_clauses(spec, tables, block, dctx, ctx, gate, inlined);
+        });
+    ir_.CreateBr(end);
+    ir_.SetInsertPoint(end);
+}
+
+void Lowering::plan_dispatch_tables(const TrampolineSpec &spec, DispatchTables &tables) {
+    uint32_t lowest = UINT32_MAX, highest = 0;
+    for (const trace::Probe *probe : spec.probes) {
+        lowest = std::min(lowest, probe->id);
+        highest = std::max(highest, probe->id);
+    }
+    if (spec.probes.size() <= kSwitchedProbes || highest - lowest >= kMaxTableRange)
+        return;
+    // Many probes (syscall:::entry): probes that run the same clauses share
+    // one group, so the code grows with the kinds of probes, not their number.
+    tables.switched = false;
+    tables.lowest = lowest;
+    std::map<std::vector<uint32_t>, uint32_t> groups;
+    size_t widest = 0;
+    for (const std::vector<uint32_t> &clauses : tables.probe_clauses) {
+        if (groups.try_emplace(clauses, uint32_t(groups.size())).second)
+            tables.groups.push_back(clauses);
+        widest = std::max(widest, clauses.size());
+    }
+    tables.stride = uint32_t(2 + widest);
+    tables.slot_count = highest - lowest + 1;
+    std::vector<uint32_t> slot_of(tables.slot_count, 0); // by ID - lowest: slot + 1
+    std::vector<uint32_t> slots(spec.probes.size() * tables.stride, 0);
+    for (uint32_t slot = 0; slot < spec.probes.size(); slot++) {
+        const trace::Probe *probe = spec.probes[slot];
+        const std::vector<uint32_t> &clauses = tables.probe_clauses[slot];
+        slot_of[probe->id - lowest] = slot + 1;
+        uint32_t *row = &slots[slot * tables.stride];
+        row[0] = dense_index_.at(probe->id);
+        row[1] = groups.at(clauses);
+        for (size_t j = 0; j < clauses.size(); j++)
+            row[2 + j] = epids_.at({clauses[j], probe->id});
+    }
+    auto table = [&](std::string_view suffix, const std::vector<uint32_t> &words) {
+        return debug_->define_global_variable(
+            spec.program_name + std::string(suffix),
+            debug_->array_type(debug_->integer_type(4, false), words.size()),
+            llvm::ConstantDataArray::get(context_, words), GlobalDataSection::ReadOnly);
+    };
+    tables.slot_of_probe = table("_slot_of_probe", slot_of);
+    tables.slots = table("_slots", slots);
+}
+
+void Lowering::dispatch_clauses(const TrampolineSpec &spec, const DispatchTables &tables,
+                                const std::set<uint32_t> &block, llvm::Value *dctx,
+                                llvm::Value *ctx, ClauseGate gate, bool inlined) {
+    llvm::Function *function = ir_.GetInsertBlock()->getParent();
+    auto *end = llvm::BasicBlock::Create(context_, "dispatched", function);
+    llvm::Value *probe_id = load64(at(dctx, ClauseContextLayout::probe_id));
+
+    // Runs clause c as enabled probe `epid`; a fault goes to the ERROR probe.
+    auto run_clause = [&](uint32_t c, llvm::Value *epid) {
+        if (gate != ClauseGate::None) {
+            // exit() in one clause stops the clauses after it, as in DTrace.
+            auto *run = llvm::BasicBlock::Create(context_, "run_clause", function);
+            llvm::LoadInst *activity = ir_.CreateLoad(i32(), activity_);
+            activity->setVolatile(true);
+            ir_.CreateCondBr(
+                ir_.CreateICmpEQ(activity, ir_.getInt32(uint32_t(trace::Activity::Draining))), end,
+                run);
+            ir_.SetInsertPoint(run);
+        }
+        store64(epid, at(dctx, ClauseContextLayout::epid));
+        llvm::Value *result = call_clause(c, dctx, ctx, inlined);
+        auto *faulted = llvm::BasicBlock::Create(context_, "faulted", function);
+        auto *next = llvm::BasicBlock::Create(context_, "next", function);
+        ir_.CreateCondBr(ir_.CreateICmpNE(result, ir_.getInt32(0)), faulted, next);
+        ir_.SetInsertPoint(faulted);
+        ir_.CreateCall(error_function(ctx != nullptr),
+                       {dctx, ctx ? ctx : llvm::ConstantPointerNull::get(ir_.getPtrTy())});
+        ir_.CreateBr(next);
+        ir_.SetInsertPoint(next);
+    };
+
+    if (tables.switched) {
+        // A few probes: a case each, with their constants in the code.
+        llvm::SwitchInst *dispatch = ir_.CreateSwitch(probe_id, end);
+        for (size_t p = 0; p < spec.probes.size(); p++) {
+            const trace::Probe *probe = spec.probes[p];
+            auto *case_block =
+                llvm::BasicBlock::Create(context_, "probe_" + std::to_string(probe->id), function);
+            dispatch->addCase(ir_.getInt64(probe->id), case_block);
+            ir_.SetInsertPoint(case_block);
+            store64(const64(dense_index_.at(probe->id)), at(dctx, probe_index_offset()));
+            for (uint32_t c : tables.probe_clauses[p])
+                if (block.contains(c))
+                    run_clause(c, const64(epids_.at({c, probe->id})));
+            ir_.CreateBr(end);
+        }
+        ir_.SetInsertPoint(end);
+        return;
+    }
+
+    auto word = [&](llvm::GlobalVariable *words, llvm::Value *index) {
+        llvm::Value *address =
+            ir_.CreateInBoundsGEP(words->getValueType(), words, {ir_.getInt64(0), index});
+        return ir_.CreateZExt(ir_.CreateLoad(i32(), address), i64());
+    };
+    auto end_unless = [&](llvm::Value *condition, const char *name) {
+        auto *next = llvm::BasicBlock::Create(context_, name, function);
+        ir_.CreateCondBr(condition, next, end);
+        ir_.SetInsertPoint(next);
+    };
+    llvm::Value *offset = opaque(ir_.CreateSub(probe_id, const64(tables.lowest)));
+    end_unless(ir_.CreateICmpULT(offset, const64(tables.slot_count)), "in_range");
+    llvm::Value *slot = opaque(ir_.CreateSub(word(tables.slot_of_probe, offset), const64(1)));
+    end_unless(ir_.CreateICmpULT(slot, const64(spec.probes.size())), "enabled");
+    llvm::Value *row = ir_.CreateMul(slot, const64(tables.stride));
+    store64(word(tables.slots, row), at(dctx, probe_index_offset()));
+    llvm::Value *group = word(tables.slots, ir_.CreateAdd(row, const64(1)));
+    llvm::SwitchInst *dispatch = ir_.CreateSwitch(group, end);
+    for (uint32_t g = 0; g < tables.groups.size(); g++) {
+        const std::vector<uint32_t> &clauses = tables.groups[g];
+        if (std::none_of(clauses.begin(), clauses.end(),
+                         [&](uint32_t c) { return block.contains(c); }))
+            continue;
+        auto *group_block =
+            llvm::BasicBlock::Create(context_, "group_" + std::to_string(g), function);
+        dispatch->addCase(ir_.getInt64(g), group_block);
+        ir_.SetInsertPoint(group_block);
+        for (size_t j = 0; j < clauses.size(); j++)
+            if (block.contains(clauses[j]))
+                run_clause(clauses[j], word(tables.slots, ir_.CreateAdd(row, const64(2 + j))));
+        ir_.CreateBr(end);
+    }
+    ir_.SetInsertPoint(end);
+}
+
+void Lowering::emit_trampoline(const TrampolineSpec &spec) {
+    auto *type = llvm::FunctionType::get(i32(), {ptr()}, false);
+    auto *function = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                                            spec.program_name, *module_);
+    function->getArg(0)->setName("ctx");
+    debug_->define_program(*function, spec.section, 0);
+    ir_.SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", function));
+    ir_.SetCurrentDebugLocation(debug_->location(*function, 0));
+    TrampolineBuilderImpl builder(*this, spec, *function);
+    spec.emit(builder);
+    if (!ir_.GetInsertBlock()->getTerminator())
+        ir_.CreateRet(ir_.getInt32(0));
+}
+
+} // namespace dtx::codegen
