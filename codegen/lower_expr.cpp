@@ -418,6 +418,8 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
             if (const VariableStorage *storage = storage_of(expr))
                 return read_variable(*storage, nullptr, expr, state);
             break;
+        case sema::Resolution::Kind::Parameter:
+            return bound_parameter(r, expr);
         default:
             break;
         }
@@ -490,10 +492,16 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
                      v.value);
             return {buffer, type};
         }
+        case ast::UnaryOp::AddressOf:
+            if (std::optional<llvm::Value *> address = address_of(*u.operand, state))
+                return {*address, type};
+            error(expr.range, "cannot take the address of memory of the D program's own "
+                              "variables; only of memory reached through a pointer");
+            return {const64(0), type};
         default:
             break;
         }
-        error(expr.range, "this operator is not supported by this version of dtx");
+        error(expr.range, "internal error: an operator without a lowering");
         return {const64(0), type};
     }
     case ast::Expr::Kind::Binary: {
@@ -631,9 +639,14 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
     case ast::Expr::Kind::Subscript: {
         const auto &s = *expr.as<ast::Subscript>();
         if (auto it = input_.checked.resolutions.find(s.base.get());
-            it != input_.checked.resolutions.end() &&
-            it->second.kind == sema::Resolution::Kind::Builtin && it->second.builtin->lower_element)
-            return it->second.builtin->lower_element(*this, s, state);
+            it != input_.checked.resolutions.end()) {
+            const sema::Resolution &r = it->second;
+            if (r.kind == sema::Resolution::Kind::Builtin && r.builtin->lower_element)
+                return r.builtin->lower_element(*this, s, state);
+            if (r.kind == sema::Resolution::Kind::Inline &&
+                !r.inline_definition->parameters.empty())
+                return lower_inline_call(s, *r.inline_definition, state);
+        }
         if (const VariableStorage *storage = storage_of(expr);
             storage && storage->kind == VariableStorage::Kind::Map)
             return read_variable(*storage, &s.indices, expr, state);
@@ -661,6 +674,8 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
     }
     case ast::Expr::Kind::Member: {
         const auto &m = *expr.as<ast::Member>();
+        if (const auto *xlate = m.base->as<ast::Xlate>())
+            return translate_member(*xlate, m.member, type, state);
         const sema::Type *base_type = sema::resolve(m.base->type);
         const sema::Type *record =
             m.arrow && base_type ? sema::resolve(base_type->element) : base_type;
@@ -725,11 +740,51 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
         error(expr.range, "an aggregation cannot be used as a value");
         return {const64(0), type};
     case ast::Expr::Kind::Xlate:
-        error(expr.range, "xlate is not supported by this version of dtx");
-        return {const64(0), type};
+        return lower_xlate(*expr.as<ast::Xlate>(), state);
     }
     error(expr.range, "internal error: this expression could not be lowered");
     return {const64(0), type};
+}
+
+std::optional<llvm::Value *> Lowering::address_of(const ast::Expr &lvalue, ClauseState &state) {
+    switch (lvalue.kind) {
+    case ast::Expr::Kind::Unary:
+        if (const auto &u = *lvalue.as<ast::Unary>(); u.op == ast::UnaryOp::Deref)
+            return lower_scalar(*u.operand, state);
+        return std::nullopt;
+    case ast::Expr::Kind::Member: {
+        const auto &m = *lvalue.as<ast::Member>();
+        const sema::Type *base_type = sema::resolve(m.base->type);
+        const sema::Type *record =
+            m.arrow && base_type ? sema::resolve(base_type->element) : base_type;
+        std::optional<sema::Member> member =
+            record ? sema::find_member(record, m.member) : std::nullopt;
+        if (!member)
+            return std::nullopt;
+        std::optional<llvm::Value *> base =
+            m.arrow ? std::optional(lower_scalar(*m.base, state)) : address_of(*m.base, state);
+        if (!base)
+            return std::nullopt;
+        return ir_.CreateAdd(*base, const64(member->byte_offset()));
+    }
+    case ast::Expr::Kind::Subscript: {
+        const auto &s = *lvalue.as<ast::Subscript>();
+        const sema::Type *base_type = sema::resolve(s.base->type);
+        if (!base_type || (!sema::is_pointer(base_type) && !sema::is_array(base_type)))
+            return std::nullopt;
+        std::optional<llvm::Value *> base = sema::is_pointer(base_type)
+                                                ? std::optional(lower_scalar(*s.base, state))
+                                                : address_of(*s.base, state);
+        if (!base)
+            return std::nullopt;
+        const sema::Type *element = sema::resolve(lvalue.type);
+        llvm::Value *index = lower_scalar(*s.indices.at(0), state);
+        return ir_.CreateAdd(
+            *base, ir_.CreateMul(index, const64(element && element->size ? element->size : 1)));
+    }
+    default:
+        return std::nullopt;
+    }
 }
 
 // args[N]: argN as its provider types it. A string or an array argument's

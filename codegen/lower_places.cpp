@@ -249,7 +249,10 @@ void Lowering::store_place(const Place &place, const Value &value) {
         copy_bytes(place.address, value.value, uint32_t(t->size));
         return;
     }
-    store_integer(normalize(value.value, place.type), place.address, place.type);
+    llvm::Value *scalar = value.value;
+    if (scalar->getType()->isPointerTy()) // a string's address into a char *
+        scalar = ir_.CreatePtrToInt(scalar, i64());
+    store_integer(normalize(scalar, place.type), place.address, place.type);
 }
 
 Value Lowering::assign_place(const ast::Assign &assign, ClauseState &state) {

@@ -276,6 +276,9 @@ public:
     Value null_string_compare(const ast::Binary &comparison, ClauseState &state);
     llvm::Value *probe_name_field(unsigned field, ClauseState &state); // 0 prov .. 3 name
     Value lower_probe_argument(const ast::Subscript &s, const sema::Type *type, ClauseState &state);
+    // The address of an lvalue in memory reached through a pointer (&p->m,
+    // &p[i], &*p, &p->a.b); nullopt for the program's own variables.
+    std::optional<llvm::Value *> address_of(const ast::Expr &lvalue, ClauseState &state);
     Value lower_user_register(const ast::Subscript &s, const sema::Type *type, ClauseState &state);
 
     // Binary arithmetic on operands already in `type`, with C's division
@@ -301,6 +304,19 @@ public:
     llvm::Value *load_bits(llvm::Value *address, uint32_t shift, uint32_t width,
                            const sema::Type *type);
     void store_bits(llvm::Value *address, uint32_t shift, uint32_t width, llvm::Value *value);
+
+    // --- lower_translators.cpp ----------------------------------------------------
+    // The value bound to an inline's or a translator's parameter where the
+    // definition is being lowered.
+    Value bound_parameter(const sema::Resolution &resolution, const ast::Expr &expr);
+    Value lower_inline_call(const ast::Subscript &use, const ast::InlineDefinition &definition,
+                            ClauseState &state);
+    const sema::TranslatorInfo *translator_of(const ast::Xlate &xlate) const;
+    // xlate<T>(e).member and xlate<T *>(e)->member: that member's translation.
+    Value translate_member(const ast::Xlate &xlate, const std::string &member,
+                           const sema::Type *type, ClauseState &state);
+    // xlate<T>(e) as a whole (a struct in scratch; its address for T *).
+    Value lower_xlate(const ast::Xlate &xlate, ClauseState &state);
 
     // --- lower_calls.cpp ----------------------------------------------------------
     // A call, through its function's descriptor (codegen/functions/).
@@ -387,6 +403,12 @@ public:
     std::optional<uint64_t> kernel_member_offset(const ast::Expr &at, std::string_view type,
                                                  std::string_view member);
 
+    // Parameters bound while an inline's or translator's expression is lowered.
+    struct Binding {
+        const ast::Node *owner;
+        std::vector<Value> values;
+    };
+    std::vector<Binding> bindings_;
     std::optional<std::set<sema::ProbeData>> builtins_read_; // reads_builtin(), on first use
     std::map<const sema::Type *, uint32_t> printed_types_;   // see printed_type()
     const CompileInput &input_;

@@ -502,6 +502,17 @@ const Type *Checker::check_member(ast::Member &member) {
     }
     if (found->is_bit_field())
         bit_fields_.insert(&member);
+    if (const auto *xlate = member.base->as<Xlate>()) {
+        auto it = out_.resolutions.find(xlate);
+        const TranslatorInfo *translator =
+            it == out_.resolutions.end() ? nullptr : it->second.translator;
+        if (translator && !translator->members.count(member.member)) {
+            error("D_XLATE_NOCONV", member.range,
+                  "the translator to " + quote(translator->output) + " does not define member '" +
+                      member.member + "'");
+            return nullptr;
+        }
+    }
     return found->type;
 }
 
