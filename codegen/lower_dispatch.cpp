@@ -239,6 +239,8 @@ void Lowering::emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm
         ir_.SetInsertPoint(active);
     }
     store64(const64(0), at(dctx, ClauseContextLayout::timestamp));
+    if (strtok_state_offset_) // a firing starts with no string for strtok(NULL, ...)
+        store64(const64(0), at(dctx, *strtok_state_offset_));
     if (ctx)
         store64(const64(spec.kernel_stack_skip), at(dctx, ClauseContextLayout::stack_skip));
 

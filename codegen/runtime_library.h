@@ -28,7 +28,9 @@
 //   dtx_rt_toupper(dst, s, size)                 -> 1
 //   dtx_rt_tolower(dst, s, size)                 -> 1
 //   dtx_rt_strtok(dst, s_or_null, delimiters, state, size)
-//                                                -> 1, or 0 for NULL (no token)
+//                                                -> 1, or 0 for NULL (no token),
+//                                                   or -1: NULL with no string
+//                                                   to continue
 //   dtx_rt_chill(nanoseconds)                    -> 1, after spinning that long
 //   dtx_rt_dentry_path(dst, request, offsets, size)
 //                                                -> 1: d_path() of a dentry;
@@ -74,10 +76,11 @@ inline constexpr int64_t kRuntimeOmittedArgument = INT64_MAX;
 // The words of dtx_rt_dentry_path's table of kernel offsets.
 inline constexpr size_t kRuntimePathOffsets = 6;
 
-// The size of strtok's state for strings of `strsize` bytes: the position
-// reached, the delimiter set, then a copy of the string being split.
+// The size of strtok's state for strings of `strsize` bytes: whether it holds
+// a string (its first word, which a new firing zeroes), the position reached,
+// the delimiter set, then a copy of the string being split.
 constexpr uint64_t runtime_strtok_state_size(uint64_t strsize) {
-    return 40 + strsize;
+    return 48 + strsize;
 }
 
 // Links the run-time functions that `module` declares (by name, "dtx_rt_...",

@@ -21,6 +21,27 @@ bool valid_key(const Type *type) {
            ((is_struct_or_union(t) || is_array(t)) && t->complete && t->size > 0);
 }
 
+// DTrace's built-in variables that dtx does not provide, and why.
+const char *unavailable_builtin(std::string_view name) {
+    static constexpr std::pair<std::string_view, const char *> kUnavailable[] = {
+        {"curcpu", "it needs the D library's cpuinfo_t translator, which dtx does not have yet"},
+        {"curlwpsinfo",
+         "it needs the D library's lwpsinfo_t translator, which dtx does not have yet"},
+        {"curpsinfo", "it needs the D library's psinfo_t translator, which dtx does not have yet"},
+        {"execargs", "it needs the D library, which dtx does not have yet"},
+        {"fds", "it needs the D library's fileinfo_t translator, which dtx does not have yet"},
+        {"root", "it needs the D library, which dtx does not have yet"},
+        {"zonename", "it needs the D library, which dtx does not have yet"},
+        {"ipl", "Linux has no interrupt priority level"},
+        {"lgrp", "Linux has no Solaris locality groups"},
+        {"chip", "Linux has no Solaris chip identifiers"},
+    };
+    for (const auto &[variable, why] : kUnavailable)
+        if (variable == name)
+            return why;
+    return nullptr;
+}
+
 } // namespace
 
 const Type *Checker::check_identifier(Identifier &id) {
@@ -93,6 +114,11 @@ const Type *Checker::check_identifier(Identifier &id) {
     }
     if (declare_early(id.name))
         return check_identifier(id);
+    if (const char *why = unavailable_builtin(id.name)) {
+        error("D_IDENT_UNSUPPORTED", id.range,
+              "the built-in variable '" + id.name + "' is not available: " + why);
+        return nullptr;
+    }
     Diagnostic &d = error("D_IDENT_UNDEF", id.range,
                           "undefined identifier '" + id.name +
                               "': a variable must be assigned before it is read");

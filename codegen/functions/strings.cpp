@@ -94,7 +94,7 @@ Value lower_lltostr(Lowering &l, const ast::Call &call, ClauseState &state, bool
 
 // strtok(s, delimiters), strtok(NULL, delimiters): the state of the scan lives
 // in this CPU's clause context, so it carries from clause to clause of a
-// firing, as in DTrace.
+// firing, as in DTrace; each firing starts without one.
 Value lower_strtok(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
     const ast::Expr &first = *call.arguments.at(0);
     llvm::Value *s = l.is_null_pointer(first) ? l.const64(0) : string_argument(l, call, 0, state);
@@ -102,6 +102,9 @@ Value lower_strtok(Lowering &l, const ast::Call &call, ClauseState &state, bool)
     llvm::Value *dst = string_result(l, state);
     llvm::Value *found = l.runtime_call(
         "dtx_rt_strtok", {dst, s, delimiters, l.strtok_state(state), l.const64(l.strsize())});
+    // strtok(NULL, ...) with nothing to continue reads address 0, as in dtrace.
+    l.fault_if(state, l.ir().CreateICmpSLT(found, l.const64(0)), trace::FaultKind::BadAddress,
+               l.const64(0));
     return l.nullable_string(dst, found, call.type);
 }
 

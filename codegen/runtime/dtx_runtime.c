@@ -645,6 +645,7 @@ RUNTIME s64 dtx_rt_tolower(char *dst, const char *s, u64 size) {
 // first may not live as long as the state. The delimiter set lives here too,
 // as a bitmap: map memory takes the variable offsets a lookup needs.
 struct strtok_state {
+    u64 has_text; // a strtok(s, ...) was called in this firing
     u64 position; // where the next token search starts in text
     u64 delimiters[4];
     char text[];
@@ -707,9 +708,10 @@ INLINE u64 scan_token(struct token_scan *scan, u64 start, u64 delimiter) {
 
 // strtok(s, delimiters): the next token of s, a run of bytes not in
 // delimiters; with s NULL, the next token of the string of the previous call.
-// NULL (return 0) when no token is left. As in DTrace (unlike C), the search
-// resumes at the delimiter that ended the previous token, so a call with
-// other delimiters may find a token that starts with it.
+// NULL (return 0) when no token is left; -1 for strtok(NULL, ...) with no
+// string to continue in this firing (the caller faults). As in DTrace
+// (unlike C), the search resumes at the delimiter that ended the previous
+// token, so a call with other delimiters may find a token that starts with it.
 RUNTIME s64 dtx_rt_strtok(char *dst, const char *s, const char *delimiters, char *state_buffer,
                           u64 size) {
     volatile struct strtok_state *state = (volatile struct strtok_state *)state_buffer;
@@ -717,6 +719,10 @@ RUNTIME s64 dtx_rt_strtok(char *dst, const char *s, const char *delimiters, char
     if (s) {
         copy_string(text, s, size);
         state->position = 0;
+        state->has_text = 1;
+    } else if (!state->has_text) {
+        dst[0] = 0;
+        return -1;
     }
 
     for (int word = 0; word < 4; word++)

@@ -750,6 +750,7 @@ TEST_F(RuntimeLibraryTest, Strtok) {
         std::optional<std::string> s; // nullopt: strtok(NULL, ...)
         std::string delimiters;
         std::optional<std::string> token; // nullopt: NULL
+        int64_t result_if_not_found = 0;  // -1: no string to continue
     };
     auto run_steps = [&](const std::vector<Step> &steps) {
         Scratch scratch = make_scratch({});
@@ -760,7 +761,7 @@ TEST_F(RuntimeLibraryTest, Strtok) {
             set_string(scratch.input[1], step.delimiters);
             scratch.integer[0] = step.s.has_value();
             scratch = program.run(scratch);
-            EXPECT_EQ(scratch.result, step.token.has_value() ? 1 : 0);
+            EXPECT_EQ(scratch.result, step.token.has_value() ? 1 : step.result_if_not_found);
             EXPECT_EQ(output_of(scratch), step.token.value_or(""));
         }
     };
@@ -781,7 +782,7 @@ TEST_F(RuntimeLibraryTest, Strtok) {
         {std::nullopt, "=", ";b"},
     });
     run_steps({
-        {std::nullopt, ",", std::nullopt}, // nothing to continue
+        {std::nullopt, ",", std::nullopt, -1}, // nothing to continue: the caller faults
         {"", ",", std::nullopt},
         {",,,", ",", std::nullopt},
         {"abc", "", "abc"},

@@ -1,4 +1,3 @@
-/* dtx-xfail: strtok(NULL, ...) before any strtok(s, ...) returns NULL instead of faulting on the missing string (codegen/functions/strings.cpp, dtx_rt_strtok) */
 /*
  * strtok(NULL, ...) with no scan to continue is an invalid address
  * (DTRACEFLT_BADADDR, 1), as in dtrace-utils' strtok tests.
