@@ -278,32 +278,6 @@ llvm::Value *signed_divide(llvm::IRBuilder<> &ir, llvm::Value *a, llvm::Value *b
     return ir.CreateSelect(ir.CreateXor(a_negative, b_negative), ir.CreateSub(zero, q), q);
 }
 
-// The operator of a compound assignment: `x *= y` is x = x * y.
-ast::BinaryOp compound_operator(ast::AssignOp op) {
-    switch (op) {
-    case ast::AssignOp::Mul:
-        return ast::BinaryOp::Mul;
-    case ast::AssignOp::Div:
-        return ast::BinaryOp::Div;
-    case ast::AssignOp::Mod:
-        return ast::BinaryOp::Mod;
-    case ast::AssignOp::Sub:
-        return ast::BinaryOp::Sub;
-    case ast::AssignOp::Shl:
-        return ast::BinaryOp::Shl;
-    case ast::AssignOp::Shr:
-        return ast::BinaryOp::Shr;
-    case ast::AssignOp::And:
-        return ast::BinaryOp::BitAnd;
-    case ast::AssignOp::Xor:
-        return ast::BinaryOp::BitXor;
-    case ast::AssignOp::Or:
-        return ast::BinaryOp::BitOr;
-    default:
-        return ast::BinaryOp::Add;
-    }
-}
-
 } // namespace
 
 llvm::Value *Lowering::arithmetic(ast::BinaryOp op, llvm::Value *a, llvm::Value *b,
@@ -357,21 +331,7 @@ Value Lowering::lower_assign(const ast::Assign &assign, ClauseState &state) {
                         (!is_memory_value(type) || sema::is_string(sema::resolve(type)));
     } else {
         Value current = read_variable(*storage, keys, *assign.target, state);
-        llvm::Value *rhs = lower_scalar(*assign.value, state);
-        ast::BinaryOp op = compound_operator(assign.op);
-        const sema::Type *op_type =
-            sema::is_integer(sema::resolve(assign.value->type))
-                ? sema::usual_arithmetic(*input_.checked.types, type, assign.value->type)
-                : type;
-        if (sema::is_pointer(sema::resolve(type)) &&
-            (op == ast::BinaryOp::Add || op == ast::BinaryOp::Sub)) {
-            rhs = ir_.CreateMul(rhs, const64(pointee_size(type)));
-            op_type = type;
-        }
-        llvm::Value *lhs = convert(current.value, type, op_type);
-        if (op != ast::BinaryOp::Shl && op != ast::BinaryOp::Shr)
-            rhs = convert(rhs, assign.value->type, op_type);
-        value = {normalize(arithmetic(op, lhs, rhs, op_type, state), type), type};
+        value = {compound(assign, current.value, type, state), type};
     }
     write_variable(*storage, keys, value, zero_constant, state);
     if (value.value->getType()->isPointerTy())

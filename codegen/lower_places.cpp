@@ -272,22 +272,7 @@ Value Lowering::assign_place(const ast::Assign &assign, ClauseState &state) {
     std::optional<Place> place = place_of(*assign.target, state);
     if (!place)
         return {const64(0), type};
-    llvm::Value *current = load_place(*place);
-    llvm::Value *rhs = lower_scalar(*assign.value, state);
-    const ast::BinaryOp op = compound_operator(assign.op);
-    const sema::Type *op_type =
-        sema::is_integer(sema::resolve(assign.value->type))
-            ? sema::usual_arithmetic(*input_.checked.types, type, assign.value->type)
-            : type;
-    if (sema::is_pointer(sema::resolve(type)) &&
-        (op == ast::BinaryOp::Add || op == ast::BinaryOp::Sub)) {
-        rhs = ir_.CreateMul(rhs, const64(pointee_size(type)));
-        op_type = type;
-    }
-    llvm::Value *lhs = convert(current, type, op_type);
-    if (op != ast::BinaryOp::Shl && op != ast::BinaryOp::Shr)
-        rhs = convert(rhs, assign.value->type, op_type);
-    llvm::Value *result = normalize(arithmetic(op, lhs, rhs, op_type, state), type);
+    llvm::Value *result = compound(assign, load_place(*place), type, state);
     store_place(*place, {result, type});
     return {result, type};
 }
@@ -308,6 +293,25 @@ Value Lowering::increment_place(const ast::Unary &unary, ClauseState &state) {
     const bool post =
         unary.op == ast::UnaryOp::PostIncrement || unary.op == ast::UnaryOp::PostDecrement;
     return {post ? current : updated, type};
+}
+
+llvm::Value *Lowering::compound(const ast::Assign &assign, llvm::Value *current,
+                                const sema::Type *type, ClauseState &state) {
+    llvm::Value *rhs = lower_scalar(*assign.value, state);
+    const ast::BinaryOp op = compound_operator(assign.op);
+    const sema::Type *op_type =
+        sema::is_integer(sema::resolve(assign.value->type))
+            ? sema::usual_arithmetic(*input_.checked.types, type, assign.value->type)
+            : type;
+    if (sema::is_pointer(sema::resolve(type)) &&
+        (op == ast::BinaryOp::Add || op == ast::BinaryOp::Sub)) {
+        rhs = ir_.CreateMul(rhs, const64(pointee_size(type)));
+        op_type = type;
+    }
+    llvm::Value *lhs = convert(current, type, op_type);
+    if (op != ast::BinaryOp::Shl && op != ast::BinaryOp::Shr)
+        rhs = convert(rhs, assign.value->type, op_type);
+    return normalize(arithmetic(op, lhs, rhs, op_type, state), type);
 }
 
 uint64_t Lowering::pointee_size(const sema::Type *pointer) {

@@ -285,6 +285,10 @@ public:
     // (a divide-by-zero fault) and shifts by the count modulo 64.
     llvm::Value *arithmetic(ast::BinaryOp op, llvm::Value *a, llvm::Value *b,
                             const sema::Type *type, ClauseState &state);
+    // `target op= value` given the target's current value: the new value,
+    // as the target of `type` holds it.
+    llvm::Value *compound(const ast::Assign &assign, llvm::Value *current, const sema::Type *type,
+                          ClauseState &state);
     // The size of what a pointer of type `pointer` points to (1 for void).
     uint64_t pointee_size(const sema::Type *pointer);
 

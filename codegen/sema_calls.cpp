@@ -10,10 +10,6 @@ using namespace ast;
 
 namespace {
 
-std::string count_words(size_t n, const char *what) {
-    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
-}
-
 std::string expected_counts(const FunctionDescriptor &fn) {
     size_t required = fn.required_count();
     if (fn.variadic)

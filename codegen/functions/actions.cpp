@@ -20,10 +20,6 @@ using codegen::Value;
 using trace::ActionDescription;
 using trace::Consumer;
 
-std::string count_words(size_t n, const char *what) {
-    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
-}
-
 // --- trace() ------------------------------------------------------------------
 
 void consume_trace(Consumer &consumer, const ActionDescription &action,

@@ -22,10 +22,6 @@ using trace::ActionDescription;
 using trace::AggregationKind;
 using trace::Consumer;
 
-std::string count_words(size_t n, const char *what) {
-    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
-}
-
 // --- updates -------------------------------------------------------------------
 
 llvm::Value *word(Lowering &l, const AggregationUpdate &u, uint64_t i) {

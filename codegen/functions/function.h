@@ -192,6 +192,8 @@ constexpr Parameter format() {
 // Rules several families share: printf()'s (actions.cpp), and the type
 // printf_format.h's checks see for a D type.
 bool printf_rule(CallCheck &check);
+// "1 argument", "3 keys": for messages.
+std::string count_words(size_t n, const char *what);
 trace::ArgumentType format_argument_type(const Type *type);
 
 // The families (one file each), and every function by name.

@@ -39,14 +39,21 @@ llvm::Value *sized_scratch(Lowering &l, ClauseState &state, llvm::Value *length,
     return memory;
 }
 
+// The scratch a request for `size` bytes takes: that many when it is a
+// constant, else as many as any request may have.
+uint32_t scratch_room(Lowering &l, const ast::Expr &size) {
+    uint32_t room = kScratchRequestLimit;
+    if (std::optional<int64_t> constant = l.integer_constant(size);
+        constant && *constant >= 0 && *constant < room)
+        room = std::max<uint32_t>(uint32_t(*constant), 1);
+    return room;
+}
+
 // copyin(address, size): a pointer to scratch holding `size` bytes of user memory.
 Value lower_copyin(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::Value *address = integer_argument(l, call, 0, state);
     llvm::Value *length = integer_argument(l, call, 1, state);
-    uint32_t room = kScratchRequestLimit;
-    if (std::optional<int64_t> constant = l.integer_constant(*call.arguments[1]);
-        constant && *constant >= 0 && *constant < room)
-        room = std::max<uint32_t>(uint32_t(*constant), 1);
+    const uint32_t room = scratch_room(l, *call.arguments[1]);
     llvm::Value *dst = sized_scratch(l, state, length, room);
     l.read_memory(state, dst, length, address, /*user=*/true);
     return {l.ir().CreatePtrToInt(dst, l.i64()), call.type};
@@ -87,10 +94,7 @@ Value lower_copyinto(Lowering &l, const ast::Call &call, ClauseState &state, boo
 // alloca(size): `size` bytes of scratch, for the clause.
 Value lower_alloca(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::Value *length = integer_argument(l, call, 0, state);
-    uint32_t room = kScratchRequestLimit;
-    if (std::optional<int64_t> constant = l.integer_constant(*call.arguments[0]);
-        constant && *constant >= 0 && *constant < room)
-        room = std::max<uint32_t>(uint32_t(*constant), 1);
+    const uint32_t room = scratch_room(l, *call.arguments[0]);
     llvm::Value *memory = sized_scratch(l, state, length, room);
     l.zero(memory, codegen::align8(room));
     return {l.ir().CreatePtrToInt(memory, l.i64()), call.type};

@@ -64,6 +64,10 @@ std::string FunctionDescriptor::signature() const {
     return out + ")";
 }
 
+std::string count_words(size_t n, const char *what) {
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
 trace::ArgumentType format_argument_type(const Type *type) {
     const Type *t = resolve(type);
     using K = trace::ArgumentTypeKind;
