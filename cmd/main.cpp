@@ -5,6 +5,7 @@
 #include "cmd/listing.h"
 #include "cmd/options.h"
 #include "cmd/program_sources.h"
+#include "codegen/d_library.h"
 #include "codegen/kernel_types.h"
 #include "libtrace/session.h"
 #include "libtrace/target.h"
@@ -94,6 +95,8 @@ int run(const dtx::cmd::Options &options) {
     dtx::parser::TypeNames type_names;
     type_names.set_lookup(dtx::sema::is_kernel_typedef);
     dtx::ast::Program program;
+    // The D library first: its types are names the program may use.
+    dtx::codegen::parse_d_library(type_names, program, diagnostics);
     for (const dtx::cmd::LoadedSource &source : loaded.sources) {
         dtx::parser::ProgramParseOptions parse_options;
         parse_options.allow_bare_descriptions = source.from_command_line;

@@ -34,6 +34,10 @@ struct BuiltinVariable {
     ProbeData reads = ProbeData::None;
 };
 
+// execargs: the current process's arguments (codegen/functions/process.cpp).
+codegen::Value lower_execargs(codegen::Lowering &lowering, const ast::Expr &expr,
+                              codegen::ClauseState &state);
+
 // args[] is typed per probe by its provider; until then it is int64_t[] like
 // arg0..arg9. curthread is a void * here; the checker makes it a struct
 // task_struct * when the kernel has BTF.

@@ -33,6 +33,13 @@ private:
     void apply_pragmas();
     void declare(const ast::Declaration &decl);
     void define_inline(ast::InlineDefinition &def);
+    static bool from_library(const ast::Node &node);
+    // The D library's inline `name`, defined now if the program uses it
+    // first; false if the library has no such inline (pending).
+    bool define_library_inline(const std::string &name);
+    // The D library's translators to `output` (a resolved struct), defined
+    // when an xlate first asks for one.
+    void define_library_translators(const Type *output);
     void define_translator(const ast::TranslatorDefinition &def);
     void define_provider(const ast::ProviderDefinition &def);
     void check_clause(ast::Clause &clause);
@@ -166,6 +173,9 @@ private:
         std::vector<std::pair<std::string, const Type *>> parameters;
     };
     std::vector<ParameterScope> parameter_scopes_;
+    // The D library's definitions not used yet (codegen/d_library.h).
+    std::map<std::string, ast::InlineDefinition *> library_inlines_;
+    std::vector<const ast::TranslatorDefinition *> library_translators_;
     std::map<std::string, const Type *> inline_types_;
     std::set<const ast::Expr *> bit_fields_; // member expressions naming a bit-field
     std::unique_ptr<KernelTypes> kernel_types_;

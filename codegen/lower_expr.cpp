@@ -619,8 +619,9 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
         llvm::Value *index = lower_scalar(*s.indices.at(0), state);
         if (base_type && sema::is_array(base_type)) {
             Value base = lower(*s.base, state);
-            fault_if(state, ir_.CreateICmpUGE(index, const64(base_type->array_count)),
-                     trace::FaultKind::BadIndex, index);
+            if (base_type->array_count != 0) // not a flexible array member
+                fault_if(state, ir_.CreateICmpUGE(index, const64(base_type->array_count)),
+                         trace::FaultKind::BadIndex, index);
             llvm::Value *bounded = opaque(index);
             llvm::Value *address = at(base.value, ir_.CreateMul(bounded, const64(element_size)));
             if (is_memory_value(type))
@@ -634,8 +635,9 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
     }
     case ast::Expr::Kind::Member: {
         const auto &m = *expr.as<ast::Member>();
-        if (const auto *xlate = m.base->as<ast::Xlate>())
-            return translate_member(*xlate, m.member, type, state);
+        if (std::optional<Value> translated =
+                lower_translated_member(*m.base, m.member, type, state))
+            return *translated;
         const sema::Type *base_type = sema::resolve(m.base->type);
         const sema::Type *record =
             m.arrow && base_type ? sema::resolve(base_type->element) : base_type;

@@ -126,8 +126,9 @@ std::optional<Place> Lowering::place_of(const ast::Expr &target, ClauseState &st
             std::optional<Place> base = place_of(*s.base, state);
             if (!base)
                 return std::nullopt;
-            fault_if(state, ir_.CreateICmpUGE(index, const64(base_type->array_count)),
-                     trace::FaultKind::BadIndex, index);
+            if (base_type->array_count != 0) // not a flexible array member
+                fault_if(state, ir_.CreateICmpUGE(index, const64(base_type->array_count)),
+                         trace::FaultKind::BadIndex, index);
             llvm::Value *bounded = opaque(index);
             return Place{at(base->address, ir_.CreateMul(bounded, const64(element_size))), type};
         }

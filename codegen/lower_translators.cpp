@@ -58,6 +58,49 @@ Value Lowering::translate_member(const ast::Xlate &xlate, const std::string &mem
     return value;
 }
 
+std::optional<Value> Lowering::lower_translated_member(const ast::Expr &base,
+                                                       const std::string &member,
+                                                       const sema::Type *type, ClauseState &state) {
+    if (const auto *xlate = base.as<ast::Xlate>())
+        return translate_member(*xlate, member, type, state);
+    // An inline whose value is a translation (curpsinfo): the member only.
+    if (base.kind == ast::Expr::Kind::Identifier) {
+        auto it = input_.checked.resolutions.find(&base);
+        if (it == input_.checked.resolutions.end() ||
+            it->second.kind != sema::Resolution::Kind::Inline ||
+            !it->second.inline_definition->parameters.empty())
+            return std::nullopt;
+        return lower_translated_member(*it->second.inline_definition->value, member, type, state);
+    }
+    // A member of a translation that is itself translated
+    // (curpsinfo->pr_lwp.pr_state): the inner member under the outer binding.
+    const auto *outer_member = base.as<ast::Member>();
+    if (!outer_member)
+        return std::nullopt;
+    const ast::Expr *outer = outer_member->base.get();
+    while (outer->kind == ast::Expr::Kind::Identifier) {
+        auto it = input_.checked.resolutions.find(outer);
+        if (it == input_.checked.resolutions.end() ||
+            it->second.kind != sema::Resolution::Kind::Inline ||
+            !it->second.inline_definition->parameters.empty())
+            return std::nullopt;
+        outer = it->second.inline_definition->value.get();
+    }
+    const auto *outer_xlate = outer->as<ast::Xlate>();
+    const sema::TranslatorInfo *translator = outer_xlate ? translator_of(*outer_xlate) : nullptr;
+    if (!translator)
+        return std::nullopt;
+    auto found = translator->members.find(outer_member->member);
+    const auto *inner =
+        found == translator->members.end() ? nullptr : found->second->as<ast::Xlate>();
+    if (!inner)
+        return std::nullopt;
+    bindings_.push_back({translator->definition, {lower(*outer_xlate->operand, state)}});
+    Value value = translate_member(*inner, member, type, state);
+    bindings_.pop_back();
+    return value;
+}
+
 Value Lowering::lower_xlate(const ast::Xlate &xlate, ClauseState &state) {
     // (ast::Xlate's own `type` is the type as written.)
     const sema::Type *result = static_cast<const ast::Expr &>(xlate).type;

@@ -319,6 +319,11 @@ public:
     // xlate<T>(e).member and xlate<T *>(e)->member: that member's translation.
     Value translate_member(const ast::Xlate &xlate, const std::string &member,
                            const sema::Type *type, ClauseState &state);
+    // A member of a translation, where `base` is one: an xlate, an inline
+    // whose value is one, or a translated member that is one. Only that
+    // member is translated, as dtrace does.
+    std::optional<Value> lower_translated_member(const ast::Expr &base, const std::string &member,
+                                                 const sema::Type *type, ClauseState &state);
     // xlate<T>(e) as a whole (a struct in scratch; its address for T *).
     Value lower_xlate(const ast::Xlate &xlate, ClauseState &state);
 

@@ -38,6 +38,9 @@
 //                      mount, then 3 * size bytes of room; `offsets` is a
 //                      table of kRuntimePathOffsets u64 (dtx_runtime.c's
 //                      struct path_offsets)
+//   dtx_rt_process_args(dst, start, end, size)   -> the number of arguments:
+//                      the current process's [start, end) (its mm's
+//                      arg_start, arg_end) as one line, NULs made spaces
 //   dtx_rt_announce_process(processes_map, ring_buffer, epid)
 //                                                -> 1 when it wrote a
 //                                                   trace::ProcessRecord

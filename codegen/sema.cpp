@@ -28,11 +28,18 @@ void Checker::run() {
         Node *node = const_cast<Node *>(item); // the Program is ours to annotate
         if (auto *decl = dynamic_cast<Declaration *>(node))
             declare(*decl);
-        else if (auto *def = dynamic_cast<InlineDefinition *>(node))
-            define_inline(*def);
-        else if (auto *xlator = dynamic_cast<TranslatorDefinition *>(node))
-            define_translator(*xlator);
-        else if (auto *provider = dynamic_cast<ProviderDefinition *>(node))
+        else if (auto *def = dynamic_cast<InlineDefinition *>(node)) {
+            // The D library's are defined when the program first uses them.
+            if (from_library(*def))
+                library_inlines_[def->name] = def;
+            else
+                define_inline(*def);
+        } else if (auto *xlator = dynamic_cast<TranslatorDefinition *>(node)) {
+            if (from_library(*xlator))
+                library_translators_.push_back(xlator);
+            else
+                define_translator(*xlator);
+        } else if (auto *provider = dynamic_cast<ProviderDefinition *>(node))
             define_provider(*provider);
         else if (auto *clause = dynamic_cast<Clause *>(node))
             check_clause(*clause);
@@ -181,7 +188,45 @@ void Checker::declare(const Declaration &decl) {
                   quote(it->second.type));
 }
 
+bool Checker::from_library(const Node &node) {
+    return node.range.source && node.range.source->library();
+}
+
+bool Checker::define_library_inline(const std::string &name) {
+    auto it = library_inlines_.find(name);
+    if (it == library_inlines_.end())
+        return false;
+    InlineDefinition *def = it->second;
+    library_inlines_.erase(it);
+    // Checked on its own, whatever definition the program is in.
+    std::vector<ParameterScope> scopes = std::move(parameter_scopes_);
+    parameter_scopes_.clear();
+    define_inline(*def);
+    parameter_scopes_ = std::move(scopes);
+    return true;
+}
+
+void Checker::define_library_translators(const Type *output) {
+    // Taken out of the list before any is checked: a translator's members may
+    // translate to another library type, which defines more of them.
+    std::vector<const TranslatorDefinition *> matching;
+    std::erase_if(library_translators_, [&](const TranslatorDefinition *def) {
+        const Type *defined = resolve_type(*def->output_type);
+        if (!defined || resolve(defined) != output)
+            return false;
+        matching.push_back(def);
+        return true;
+    });
+    for (const TranslatorDefinition *def : matching) {
+        std::vector<ParameterScope> scopes = std::move(parameter_scopes_);
+        parameter_scopes_.clear();
+        define_translator(*def);
+        parameter_scopes_ = std::move(scopes);
+    }
+}
+
 void Checker::define_inline(InlineDefinition &def) {
+    library_inlines_.erase(def.name); // the program's own wins
     const Type *declared = resolve_type(*def.type);
     // An associative-array inline's value is checked with its parameters.
     std::vector<const Type *> parameter_types;

@@ -547,6 +547,7 @@ const Type *Checker::check_xlate(Xlate &xlate) {
     const Type *output = resolve(target);
     if (output->kind == TypeKind::Pointer)
         output = resolve(output->element);
+    define_library_translators(output);
     // The last translator defined for the output that takes the operand.
     const TranslatorInfo *chosen = nullptr;
     bool any_output = false;

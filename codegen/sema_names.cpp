@@ -25,13 +25,7 @@ bool valid_key(const Type *type) {
 const char *unavailable_builtin(std::string_view name) {
     static constexpr std::pair<std::string_view, const char *> kUnavailable[] = {
         {"curcpu", "it needs the D library's cpuinfo_t translator, which dtx does not have yet"},
-        {"curlwpsinfo",
-         "it needs the D library's lwpsinfo_t translator, which dtx does not have yet"},
-        {"curpsinfo", "it needs the D library's psinfo_t translator, which dtx does not have yet"},
-        {"execargs", "it needs the D library, which dtx does not have yet"},
         {"fds", "it needs the D library's fileinfo_t translator, which dtx does not have yet"},
-        {"root", "it needs the D library, which dtx does not have yet"},
-        {"zonename", "it needs the D library, which dtx does not have yet"},
         {"ipl", "Linux has no interrupt priority level"},
         {"lgrp", "Linux has no Solaris locality groups"},
         {"chip", "Linux has no Solaris chip identifiers"},
@@ -73,6 +67,8 @@ const Type *Checker::check_identifier(Identifier &id) {
     if (!id.scoped && id.module.empty())
         if (const Type *parameter = check_parameter(id))
             return parameter;
+    if (!out_.inlines.count(id.name) && !out_.globals.count(id.name))
+        define_library_inline(id.name);
     if (auto it = out_.inlines.find(id.name); it != out_.inlines.end()) {
         if (!it->second->parameters.empty()) {
             error("D_IDENT_BADREF", id.range,
@@ -507,6 +503,8 @@ const Type *Checker::check_subscript(Subscript &subscript) {
             }
             return index ? spelled(builtin->type) : nullptr;
         }
+        if (!out_.inlines.count(id->name) && !out_.globals.count(id->name))
+            define_library_inline(id->name);
         if (auto inline_it = out_.inlines.find(id->name);
             inline_it != out_.inlines.end() && !inline_it->second->parameters.empty())
             return check_inline_call(subscript, *inline_it->second);

@@ -427,6 +427,8 @@ void dump(std::ostream &out, const Program &program) {
         out << ")\n";
     }
     for (const Node *item : program.items) {
+        if (item->range.source && item->range.source->library())
+            continue; // dtx's D library, not the program
         if (auto *c = dynamic_cast<const Clause *>(item)) {
             out << "(clause";
             for (const ProbeDescription &p : c->probes)
@@ -446,8 +448,15 @@ void dump(std::ostream &out, const Program &program) {
                 out << ' ' << d->name;
             out << ")\n";
         } else if (auto *i = dynamic_cast<const InlineDefinition *>(item)) {
-            out << "(inline " << to_string(*i->type) << ' ' << i->name << " = "
-                << to_string(*i->value) << ")\n";
+            out << "(inline " << to_string(*i->type) << ' ' << i->name;
+            if (!i->parameters.empty()) {
+                out << '[';
+                for (size_t k = 0; k < i->parameters.size(); k++)
+                    out << (k ? ", " : "") << to_string(*i->parameters[k].type) << ' '
+                        << i->parameters[k].name;
+                out << ']';
+            }
+            out << " = " << to_string(*i->value) << ")\n";
         } else if (auto *t = dynamic_cast<const TranslatorDefinition *>(item)) {
             out << "(translator " << to_string(*t->output_type) << " < "
                 << to_string(*t->input_type) << ' ' << t->parameter << " >\n";

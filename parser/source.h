@@ -19,10 +19,14 @@ public:
     const std::string &text() const { return text_; }
     // The text of 1-based line `line`, without its newline; empty past the end.
     std::string_view line(uint32_t line) const;
+    // Part of dtx's D library (codegen/d_library.h), not the user's program.
+    bool library() const { return library_; }
+    void set_library(bool library) { library_ = library; }
 
 private:
     std::string name_;
     std::string text_;
+    bool library_ = false;
     std::vector<size_t> line_starts_;
 };
 

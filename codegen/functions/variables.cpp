@@ -135,9 +135,10 @@ Value lower_caller(Lowering &l, const ast::Expr &expr, ClauseState &state) {
     return {l.load64(l.at(buffer, 8)), expr.type};
 }
 
-// cwd: the current process's working directory, as d_path() gives it from
-// its root, read from task->fs.
-Value lower_cwd(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+// cwd and root: the current process's working and root directories, as
+// d_path() gives them: cwd seen from the process's root, root from the
+// namespace's (a chrooted process's root is not "/").
+Value fs_path(Lowering &l, const ast::Expr &expr, ClauseState &state, bool root_directory) {
     llvm::Value *offsets = l.path_offsets(expr);
     std::optional<uint64_t> fs = l.kernel_member_offset(expr, "task_struct", "fs");
     std::optional<uint64_t> pwd = l.kernel_member_offset(expr, "fs_struct", "pwd");
@@ -160,12 +161,28 @@ Value lower_cwd(Lowering &l, const ast::Expr &expr, ClauseState &state) {
     };
     llvm::Value *dst = l.scratch(state, uint32_t(l.strsize()));
     llvm::Value *request = l.scratch(state, uint32_t(32 + 3 * l.strsize()));
-    llvm::Value *start[] = {field(*pwd, *dentry), field(*pwd, *mnt), field(*root, *dentry),
-                            field(*root, *mnt)};
+    const uint64_t which = root_directory ? *root : *pwd;
+    // The root's own path is seen from no root: the walk goes to the top.
+    llvm::Value *start[] = {field(which, *dentry), field(which, *mnt),
+                            root_directory ? l.const64(0) : field(*root, *dentry),
+                            root_directory ? l.const64(0) : field(*root, *mnt)};
     for (unsigned i = 0; i < 4; i++)
         l.store64(start[i], l.at(request, 8 * i));
     l.runtime_call("dtx_rt_dentry_path", {dst, request, offsets, l.const64(l.strsize())});
     return {dst, expr.type};
+}
+
+Value lower_cwd(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+    return fs_path(l, expr, state, false);
+}
+
+Value lower_root(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+    return fs_path(l, expr, state, true);
+}
+
+// zonename: Linux has no zones; every process is in dtrace's "global" zone.
+Value lower_zonename(Lowering &l, const ast::Expr &expr, ClauseState &) {
+    return {l.string_literal("global"), expr.type};
 }
 
 Value lower_args(Lowering &l, const ast::Subscript &s, ClauseState &state) {
@@ -199,6 +216,7 @@ constexpr BuiltinVariable kVariables[] = {
     {"epid", "uint_t", false, lower_context_word<ClauseContextLayout::epid>},
     {"errno", "int", false, lower_context_word<ClauseContextLayout::errno_value>, nullptr,
      ProbeData::Errno},
+    {"execargs", "string", false, lower_execargs},
     {"execname", "string", false, lower_execname},
     {"gid", "gid_t", false, lower_half<BPF_FUNC_get_current_uid_gid, true>},
     {"id", "uint_t", false, lower_context_word<ClauseContextLayout::probe_id>},
@@ -208,6 +226,7 @@ constexpr BuiltinVariable kVariables[] = {
     {"probemod", "string", false, lower_probe_name<1>},
     {"probename", "string", false, lower_probe_name<3>},
     {"probeprov", "string", false, lower_probe_name<0>},
+    {"root", "string", false, lower_root},
     {"stackdepth", "uint32_t", false, lower_stack_depth<false>},
     {"tid", "id_t", false, lower_half<BPF_FUNC_get_current_pid_tgid, false>},
     {"timestamp", "uint64_t", false, lower_timestamp},
@@ -217,6 +236,7 @@ constexpr BuiltinVariable kVariables[] = {
     {"ustackdepth", "uint32_t", false, lower_stack_depth<true>},
     {"vtimestamp", "uint64_t", false, lower_vtimestamp},
     {"walltimestamp", "uint64_t", false, lower_walltimestamp},
+    {"zonename", "string", false, lower_zonename},
 };
 
 } // namespace

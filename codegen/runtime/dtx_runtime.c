@@ -880,3 +880,51 @@ RUNTIME s64 dtx_rt_dentry_path(char *dst, struct path_request *request,
     bpf_probe_read_kernel_str(dst, (u32)size, buffer + start);
     return 1;
 }
+
+// ---- Processes' arguments ----------------------------------------------------
+
+static long (*bpf_probe_read_user)(void *dst, u32 size, const void *src) = (void *)112;
+
+struct args_scan {
+    char *text;
+    u64 length;
+    u64 count;
+};
+
+CALLBACK long dtx_rt_step_args(u32 index, struct args_scan *scan) {
+    u64 i = unlinked(index);
+    u64 length = scan->length;
+    if (i >= length)
+        return 1;
+    barrier_var(i);
+    if (i >= 4096) // never: length is below size
+        return 1;
+    if (scan->text[i] == 0) {
+        scan->count += 1;
+        if (i + 1 < length)
+            scan->text[i] = ' ';
+    }
+    return 0;
+}
+
+// The current process's arguments, [start, end) of its memory (mm->arg_start
+// and arg_end), as one line: the NULs between them made spaces, at most
+// size - 1 bytes. Returns how many arguments ended within those bytes.
+RUNTIME s64 dtx_rt_process_args(char *dst, u64 start, u64 end, u64 size) {
+    u64 length = end > start ? end - start : 0;
+    if (length > size - 1)
+        length = size - 1;
+    length = unlinked(length);
+    barrier_var(length);
+    dst[0] = 0;
+    if (length == 0 || length >= size || length > 4095)
+        return 0;
+    if (bpf_probe_read_user(dst, (u32)length, (const void *)start) < 0) {
+        dst[0] = 0;
+        return 0;
+    }
+    dst[length] = 0;
+    struct args_scan scan = {dst, length, 0};
+    bpf_loop((u32)length, dtx_rt_step_args, &scan, 0);
+    return (s64)scan.count;
+}

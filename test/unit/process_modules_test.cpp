@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 
 namespace dtx::trace {
@@ -202,6 +203,16 @@ TEST(ReadProcessModules, DeletedExecutable) {
     const std::string exe = "/proc/" + std::to_string(child) + "/exe";
     for (int i = 0; i < 500 && std::filesystem::read_symlink(exe) != program; ++i)
         ::usleep(10000);
+    // The exe link is set before exec maps the program's segments: wait for
+    // the mappings too, then delete the file.
+    const std::string maps = "/proc/" + std::to_string(child) + "/maps";
+    for (int i = 0; i < 500; ++i) {
+        std::ifstream in(maps);
+        const std::string text{std::istreambuf_iterator<char>(in), {}};
+        if (text.find(program) != std::string::npos && text.find("[stack]") != std::string::npos)
+            break;
+        ::usleep(10000);
+    }
     std::filesystem::remove_all(directory);
     const std::vector<ProcessModule> modules = modules_or_fail(read_process_modules(child));
     ::kill(child, SIGKILL);
