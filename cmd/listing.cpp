@@ -89,6 +89,8 @@ void print_probe_details(FILE *out, Provider &provider, const trace::Probe &prob
     }
     if (arguments.empty())
         std::fprintf(out, "\t\tNone\n");
+    if (std::optional<std::string> why = provider.probe_unavailable(probe))
+        std::fprintf(out, "\n\tUnavailable on this kernel: %s\n", why->c_str());
     std::fprintf(out, "\n");
 }
 
@@ -136,7 +138,8 @@ int list_probes(std::span<const std::unique_ptr<Provider>> providers,
     for (size_t i = 0; i < providers.size(); i++)
         for (const ProbeFilter &filter : filters) {
             const std::string &field = filter.pattern.provider;
-            if (filter.by_id || field.empty() || trace::has_glob(field) || providers[i]->owns(field))
+            if (filter.by_id || field.empty() || trace::has_glob(field) ||
+                providers[i]->owns(field))
                 wanted = i + 1;
         }
     if (filters.empty())

@@ -111,6 +111,9 @@ private:
     const Type *check_inline_call(ast::Subscript &subscript, const ast::InlineDefinition &def);
     // args[index] in the current clause, typed by its probes' provider.
     const Type *check_probe_argument(ast::Subscript &subscript);
+    // The provider's expression for an argument it translates, parsed once.
+    ast::Expr *probe_argument_expression(const trace::ProbeArgument &argument,
+                                         const ast::Subscript &at);
     const Type *check_sizeof(ast::Expr &expr, const Type *type, const SourceRange &at);
     // A type spelled in the built-ins tables: "uint64_t", "void *", "stack".
     const Type *spelled(std::string_view spelling);
@@ -191,6 +194,7 @@ private:
     std::set<std::string> declaring_early_; // against cycles: x = y; y = x;
     size_t clause_index_ = 0;               // of the clause being checked, in program.clauses
     std::optional<ClauseArguments> clause_arguments_; // fetched on its first args[]
+    std::map<std::string, ast::Expr *, std::less<>> argument_expressions_; // by text
 };
 
 } // namespace dtx::sema

@@ -240,11 +240,15 @@ const Type *KernelTypes::import(uint32_t id) {
         const Type *aliased = import(t->type);
         if (!aliased)
             break;
-        // D's own typedef of the same name (uint64_t, pid_t) wins when they
-        // differ: D's definitions are the kernel's on x86-64.
+        // D's own typedef of the same name (uint64_t, pid_t) stands for the
+        // kernel's where they agree in size; where they do not (dev_t is 32
+        // bits in the kernel, 64 in D) the kernel's type is what its
+        // structs hold.
         const Type *type = nullptr;
         types_.add_typedef(name, aliased, &type);
-        result = type ? type : aliased;
+        const Type *d = type ? resolve(type) : nullptr;
+        const Type *kernel = resolve(aliased);
+        result = type && d && kernel && d->size == kernel->size ? type : aliased;
         break;
     }
     case BTF_KIND_CONST:

@@ -598,6 +598,11 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
         return lower_call(*expr.as<ast::Call>(), /*statement=*/false, state);
     case ast::Expr::Kind::Subscript: {
         const auto &s = *expr.as<ast::Subscript>();
+        if (const ast::Expr *substitute = substitute_of(expr)) {
+            Value value = lower(*substitute, state);
+            value.type = type;
+            return value;
+        }
         if (auto it = input_.checked.resolutions.find(s.base.get());
             it != input_.checked.resolutions.end()) {
             const sema::Resolution &r = it->second;

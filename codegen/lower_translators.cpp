@@ -35,6 +35,14 @@ Value Lowering::lower_inline_call(const ast::Subscript &use,
     return value;
 }
 
+const ast::Expr *Lowering::substitute_of(const ast::Expr &expr) const {
+    auto it = input_.checked.resolutions.find(&expr);
+    if (it == input_.checked.resolutions.end() ||
+        it->second.kind != sema::Resolution::Kind::Substitute)
+        return nullptr;
+    return it->second.substitute;
+}
+
 const sema::TranslatorInfo *Lowering::translator_of(const ast::Xlate &xlate) const {
     auto it = input_.checked.resolutions.find(&xlate);
     return it == input_.checked.resolutions.end() ? nullptr : it->second.translator;
@@ -63,6 +71,8 @@ std::optional<Value> Lowering::lower_translated_member(const ast::Expr &base,
                                                        const sema::Type *type, ClauseState &state) {
     if (const auto *xlate = base.as<ast::Xlate>())
         return translate_member(*xlate, member, type, state);
+    if (const ast::Expr *substitute = substitute_of(base)) // args[N] of a stable provider
+        return lower_translated_member(*substitute, member, type, state);
     // An inline whose value is a translation (curpsinfo): the member only.
     if (base.kind == ast::Expr::Kind::Identifier) {
         auto it = input_.checked.resolutions.find(&base);

@@ -316,6 +316,9 @@ public:
     Value lower_inline_call(const ast::Subscript &use, const ast::InlineDefinition &definition,
                             ClauseState &state);
     const sema::TranslatorInfo *translator_of(const ast::Xlate &xlate) const;
+    // The expression a provider computes args[N] with, if `expr` is such an
+    // args[N] (sema::Resolution::Substitute).
+    const ast::Expr *substitute_of(const ast::Expr &expr) const;
     // xlate<T>(e).member and xlate<T *>(e)->member: that member's translation.
     Value translate_member(const ast::Xlate &xlate, const std::string &member,
                            const sema::Type *type, ClauseState &state);

@@ -91,6 +91,9 @@ struct Resolution {
         // InlineDefinition or TranslatorDefinition), bound where it is used.
         Parameter,
         Translation, // an xlate: `translator`
+        // args[N] of a probe whose provider computes it from argN: the
+        // checked expression `substitute` (trace::ProbeArgument::expression).
+        Substitute,
     };
     Kind kind = Kind::Builtin;
     const BuiltinVariable *builtin = nullptr;
@@ -102,6 +105,7 @@ struct Resolution {
     const ast::Node *owner = nullptr; // Parameter
     size_t index = 0;                 // Parameter
     const TranslatorInfo *translator = nullptr;
+    const ast::Expr *substitute = nullptr; // Substitute
 };
 
 // A translator the program defines: `translator output < input parameter >
@@ -136,6 +140,10 @@ struct CheckedProgram {
     // The types of each associative-array inline's parameters.
     std::map<const ast::InlineDefinition *, std::vector<const Type *>> inline_parameters;
     std::unordered_map<const ast::Expr *, Resolution> resolutions;
+    // The parsed probe-argument expressions (Resolution::Substitute) and
+    // their text, which their source ranges point into.
+    std::vector<std::unique_ptr<SourceFile>> argument_sources;
+    std::vector<ast::ExprPtr> argument_expressions;
     bool destructive_allowed = false;
     bool defaultargs = false;
 };

@@ -3,7 +3,9 @@
 // and associative arrays with their key types.
 
 #include "codegen/checker.h"
+#include "parser/parser.h"
 
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
 
@@ -636,6 +638,46 @@ const Type *Checker::probe_argument_type(const trace::ProbeArgument &argument) {
     return kernel_types().by_typedef(spelling);
 }
 
+ast::Expr *Checker::probe_argument_expression(const trace::ProbeArgument &argument,
+                                              const ast::Subscript &at) {
+    if (auto it = argument_expressions_.find(argument.expression);
+        it != argument_expressions_.end())
+        return it->second;
+    auto source = std::make_unique<SourceFile>("<probe argument>", argument.expression);
+    source->set_library(true);
+    parser::TypeNames names;
+    names.set_lookup([this](std::string_view name) {
+        return types_.lookup(name) != nullptr || kernel_types().by_typedef(name) != nullptr;
+    });
+    // The type names it casts and translates to (psinfo_t), known up front:
+    // the lexer asks the lookup only where a declaration could start.
+    const std::string &text = argument.expression;
+    for (size_t i = 0; i < text.size();) {
+        if (!std::isalpha(uint8_t(text[i])) && text[i] != '_') {
+            i++;
+            continue;
+        }
+        size_t end = i;
+        while (end < text.size() && (std::isalnum(uint8_t(text[end])) || text[end] == '_'))
+            end++;
+        if (text.substr(i, end - i).ends_with("_t"))
+            names.look_up(std::string_view(text).substr(i, end - i));
+        i = end;
+    }
+    DiagnosticEngine diags;
+    ast::ExprPtr parsed = parser::parse_expression(*source, names, diags);
+    if (!parsed) {
+        error("D_ARGS_TYPE", at.range,
+              "internal error: this probe's argument '" + argument.expression + "' does not parse");
+        return nullptr;
+    }
+    ast::Expr *expr = parsed.get();
+    out_.argument_sources.push_back(std::move(source));
+    out_.argument_expressions.push_back(std::move(parsed));
+    argument_expressions_.emplace(argument.expression, expr);
+    return expr;
+}
+
 const Type *Checker::check_probe_argument(Subscript &subscript) {
     Expr &index_expr = *subscript.indices[0];
     const Type *index = check(index_expr);
@@ -690,6 +732,14 @@ const Type *Checker::check_probe_argument(Subscript &subscript) {
         return nullptr;
     }
     const trace::ProbeArgument &argument = probes.arguments[size_t(*constant)];
+    if (!argument.expression.empty()) {
+        ast::Expr *substitute = probe_argument_expression(argument, subscript);
+        const Type *type = substitute ? check(*substitute) : nullptr;
+        if (type)
+            out_.resolutions[&subscript] = {.kind = Resolution::Kind::Substitute,
+                                            .substitute = substitute};
+        return type;
+    }
     const Type *type = probe_argument_type(argument);
     if (!type) {
         error("D_ARGS_TYPE", subscript.range,

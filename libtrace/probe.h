@@ -41,6 +41,10 @@ struct ProbeArgument {
     uint32_t btf_id = 0;
     // Where the value comes from: the tracepoint field or parameter name.
     std::string name;
+    // A D expression over arg0..arg9 that computes the argument, where the
+    // provider's probe translates what the kernel passes (a stable provider's
+    // xlate <psinfo_t *> ((struct task_struct *)arg1)); empty: argN itself.
+    std::string expression = {};
 };
 
 struct Probe {

@@ -159,43 +159,9 @@ bool Session::apply_option(const std::string &name, const std::optional<std::str
     return true;
 }
 
-namespace {
-
-// A member's bit offset in the struct or union `type_id`, looking through
-// anonymous members (dentry's d_name is in an anonymous union on Linux 6.8).
-std::optional<uint64_t> member_bit_offset(const btf *data, uint32_t type_id,
-                                          std::string_view member) {
-    const btf_type *t = btf__type_by_id(data, btf__resolve_type(data, type_id));
-    if (!t || (!btf_is_struct(t) && !btf_is_union(t)))
-        return std::nullopt;
-    const btf_member *m = btf_members(t);
-    for (int i = 0; i < btf_vlen(t); i++, m++) {
-        const uint64_t at = btf_member_bit_offset(t, uint32_t(i));
-        const char *name = btf__name_by_offset(data, m->name_off);
-        if (name && member == name)
-            return at;
-        if (name && *name)
-            continue;
-        if (std::optional<uint64_t> inner = member_bit_offset(data, m->type, member))
-            return at + *inner;
-    }
-    return std::nullopt;
-}
-
-} // namespace
-
 std::optional<uint64_t> Session::kernel_member_offset(std::string_view type,
                                                       std::string_view member) {
-    const btf *data = vmlinux_btf();
-    if (!data)
-        return std::nullopt;
-    int id = btf__find_by_name_kind(data, std::string(type).c_str(), BTF_KIND_STRUCT);
-    if (id < 0)
-        return std::nullopt;
-    std::optional<uint64_t> bits = member_bit_offset(data, uint32_t(id), member);
-    if (!bits)
-        return std::nullopt;
-    return *bits / 8;
+    return trace::kernel_member_offset(type, member);
 }
 
 sema::ClauseArguments Session::clause_arguments(std::span<const Probe *const> probes) {
@@ -217,7 +183,7 @@ sema::ClauseArguments Session::clause_arguments(std::span<const Probe *const> pr
             continue;
         }
         auto same = [](const ProbeArgument &a, const ProbeArgument &b) {
-            return a.type == b.type && a.btf_id == b.btf_id;
+            return a.type == b.type && a.btf_id == b.btf_id && a.expression == b.expression;
         };
         if (!std::equal(arguments.begin(), arguments.end(), out.arguments.begin(),
                         out.arguments.end(), same)) {
@@ -288,7 +254,26 @@ bool Session::compile(ast::Program &program, std::span<const ProgramUnit> units,
                         diags.error("D_PROBE_SPEC", description.range,
                                     "probe '" + found[before]->name.full() + "': " + *missing);
                         malformed = true;
+                        continue;
                     }
+                    // Probes this kernel cannot run: a description that names
+                    // one is an error; a glob leaves them out.
+                    const bool named = !pattern.name.empty() && !trace::has_glob(pattern.name);
+                    size_t kept = before;
+                    for (size_t i = before; i < found.size(); i++) {
+                        std::optional<std::string> why = provider->probe_unavailable(*found[i]);
+                        if (!why) {
+                            found[kept++] = found[i];
+                        } else if (named) {
+                            diags.error("D_PROBE_SPEC", description.range,
+                                        "probe '" + found[i]->name.full() + "': " + *why);
+                            malformed = true;
+                        } else {
+                            left_out.push_back("probe " + found[i]->name.full() + " matched, but " +
+                                               *why);
+                        }
+                    }
+                    found.resize(kept);
                 }
             }
             if (found.empty() && !malformed && !options_.zero_matches_allowed) {

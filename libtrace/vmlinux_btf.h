@@ -5,11 +5,19 @@
 // script or listing needs it, and never twice.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
 struct btf;
 
 namespace dtx::trace {
 
 // Null when the kernel has no BTF.
 const btf *vmlinux_btf();
+
+// The byte offset of `member` in the kernel's `struct type` (looking through
+// anonymous members), or nullopt without BTF, such a struct or member.
+std::optional<uint64_t> kernel_member_offset(std::string_view type, std::string_view member);
 
 } // namespace dtx::trace

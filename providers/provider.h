@@ -119,11 +119,19 @@ public:
     // Why this kernel cannot enable the provider's probes (it lacks kprobes...),
     // or nullopt. Asked only when a clause enables them: -l lists probes anyway.
     virtual std::optional<std::string> unavailable() { return std::nullopt; }
+    // Why this kernel cannot enable one of its probes, where that differs
+    // from probe to probe (a stable probe whose tracepoint the kernel lacks):
+    // listed under -lv; a clause naming it is an error, a glob leaves it out.
+    virtual std::optional<std::string> probe_unavailable(const trace::Probe &) {
+        return std::nullopt;
+    }
 
     // Why `pattern` matched none of this provider's probes, when the provider
     // can say more than "no match" (the module or function it names does not
     // exist, and which do); nullopt otherwise.
-    virtual std::optional<std::string> explain_no_match(const ProbePattern &) { return std::nullopt; }
+    virtual std::optional<std::string> explain_no_match(const ProbePattern &) {
+        return std::nullopt;
+    }
 };
 
 class KernelFunctionCatalog;
@@ -139,9 +147,9 @@ struct ProviderContext {
 
 // Whether a probe description's name field could name a kernel tracepoint
 // event: a glob, empty, or an identifier as the kernel spells its events
-// (lower case, digits, '_'; their groups may have '-'). BEGIN, tick-1s or profile-997 cannot, which spares the
-// tracepoint providers reading tracefs and BTF for the commonest
-// descriptions, whose provider field is usually empty.
+// (lower case, digits, '_'; their groups may have '-'). BEGIN, tick-1s or profile-997 cannot, which
+// spares the tracepoint providers reading tracefs and BTF for the commonest descriptions, whose
+// provider field is usually empty.
 inline bool could_name_kernel_event(std::string_view field) {
     if (trace::has_glob(field))
         return true;

@@ -9,11 +9,13 @@ std::vector<std::unique_ptr<Provider>> make_providers(const ProviderContext &con
     providers.push_back(make_syscall_provider());
     providers.push_back(make_sdt_provider());
     providers.push_back(make_rawtp_provider());
+    providers.push_back(make_proc_provider());
+    providers.push_back(make_sched_provider());
+    providers.push_back(make_io_provider());
     providers.push_back(make_pid_provider(context));
     providers.push_back(make_usdt_provider(context));
-    auto kernel_functions = context.kernel_functions
-                                ? context.kernel_functions
-                                : std::make_shared<KernelFunctionCatalog>();
+    auto kernel_functions = context.kernel_functions ? context.kernel_functions
+                                                     : std::make_shared<KernelFunctionCatalog>();
     providers.push_back(make_fbt_provider(kernel_functions));
     providers.push_back(make_kprobe_provider(kernel_functions));
     providers.push_back(make_fentry_provider(kernel_functions));

@@ -1,0 +1,65 @@
+// The stable providers (proc, sched, io) as DTrace names them, built on the
+// kernel's tracepoints so they work without kprobes. Each stable probe is a
+// raw tracepoint, a filter the trampoline evaluates before any clause runs
+// (exit fires only when the whole process exits), and its arguments as D
+// expressions over the tracepoint's own (arg0 .. argN): translators from the
+// D library give args[0] its psinfo_t or bufinfo_t type.
+#pragma once
+
+#include "providers/provider.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dtx::providers {
+
+// What a filter may read: the raw tracepoint's arguments, kernel memory and
+// the current task's IDs. Values are u64.
+class TracepointFilter {
+public:
+    TracepointFilter(codegen::TrampolineBuilder &builder, llvm::Value *arguments);
+
+    llvm::IRBuilder<> &ir() { return builder_.ir(); }
+    llvm::Value *argument(unsigned index);
+    // `size` bytes (1, 2, 4 or 8) of the kernel's `struct type` member at
+    // `pointer`, zero-extended; 0 if the read faults. The member must be one
+    // the probe lists in StableProbe::members.
+    llvm::Value *member(llvm::Value *pointer, std::string_view type, std::string_view member,
+                        unsigned size);
+    // bpf_get_current_pid_tgid(): tgid << 32 | pid.
+    llvm::Value *current_pid_tgid();
+    llvm::Value *constant(uint64_t value) { return ir().getInt64(value); }
+
+private:
+    codegen::TrampolineBuilder &builder_;
+    llvm::Value *arguments_;
+    llvm::Value *slot_ = nullptr; // a u64 on the BPF stack for reads
+};
+
+// An i1: whether the probe fires for this tracepoint event.
+using StableFilter = std::function<llvm::Value *(TracepointFilter &)>;
+
+struct StableArgument {
+    std::string type;       // as dtrace declares it: "psinfo_t *"
+    std::string expression; // D over arg0..argN, the tracepoint's arguments
+};
+
+struct StableProbe {
+    std::string name;
+    // The raw tracepoint it is built on; empty: the probe needs a mechanism
+    // Linux's tracepoints do not give, and `reason` says which.
+    std::string tracepoint;
+    std::string reason;
+    std::vector<StableArgument> arguments;
+    StableFilter filter = nullptr; // null: every event
+    // "struct.member" the filter reads; without them in BTF the probe is
+    // unavailable.
+    std::vector<std::string> members = {};
+};
+
+std::unique_ptr<Provider> make_stable_provider(std::string name, std::vector<StableProbe> probes);
+
+} // namespace dtx::providers
