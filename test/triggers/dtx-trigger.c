@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+extern char **environ;
 
 /* The descriptor the write command writes to, so tests know arg0. */
 enum { kWriteFd = 100 };
@@ -100,7 +103,8 @@ static int run_fork_exec(char **args, long n) {
         if (child < 0)
             fail("fork");
         if (child == 0) {
-            execl("/bin/true", "true", (char *)NULL);
+            char path[] = "/bin/true"; /* on the stack: resident for proc:::exec */
+            execl(path, "true", (char *)NULL);
             _exit(127);
         }
         int status = 0;
@@ -110,6 +114,61 @@ static int run_fork_exec(char **args, long n) {
             fprintf(stderr, "dtx-trigger: /bin/true failed (status %d)\n", status);
             exit(1);
         }
+    }
+    return 0;
+}
+
+/* A child that execs a missing path (ENOENT) and exits 127, N times. */
+static int run_exec_missing(char **args, long n) {
+    (void)args;
+    for (long i = 0; i < n; i++) {
+        pid_t child = fork();
+        if (child < 0)
+            fail("fork");
+        if (child == 0) {
+            /* From the stack, resident when proc:::exec copies it. */
+            char path[sizeof(kMissingPath)];
+            memcpy(path, kMissingPath, sizeof(path));
+            char *argv[] = {path, NULL};
+            syscall(SYS_execve, path, argv, environ);
+            _exit(127);
+        }
+        if (waitpid(child, NULL, 0) < 0)
+            fail("waitpid");
+    }
+    return 0;
+}
+
+/* A child that exits with STATUS, and one killed by SIGKILL. */
+static int run_children_exit(char **args, long status) {
+    (void)args;
+    pid_t exits = fork();
+    if (exits == 0)
+        _exit((int)status);
+    pid_t killed = fork();
+    if (killed == 0) {
+        kill(getpid(), SIGKILL);
+        _exit(0);
+    }
+    if (exits < 0 || killed < 0 || waitpid(exits, NULL, 0) < 0 || waitpid(killed, NULL, 0) < 0)
+        fail("fork");
+    return 0;
+}
+
+static void *thread_body(void *unused) {
+    (void)unused;
+    syscall(SYS_getpid);
+    return NULL;
+}
+
+/* N threads, one after another, each making one getpid. */
+static int run_threads(char **args, long n) {
+    (void)args;
+    for (long i = 0; i < n; i++) {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, thread_body, NULL) != 0)
+            fail("pthread_create");
+        pthread_join(thread, NULL);
     }
     return 0;
 }
@@ -135,38 +194,39 @@ static int run_getpid(char **args, long n) {
  * registers: %rdi 1, %rsi 2, %rdx 3, %r10 4, %r8 5, %r9 6, with %rsp ==
  * %rbp. Only caller-saved registers change. */
 void trigger_ustack_outer(void);
-__asm__(".text\n"
-        ".type trigger_ustack_inner, @function\n"
-        "trigger_ustack_inner:\n"
-        "  push %rbp\n"
-        "  mov %rsp, %rbp\n"
-        "  mov $1, %edi\n"
-        "  mov $2, %esi\n"
-        "  mov $3, %edx\n"
-        "  mov $4, %r10d\n"
-        "  mov $5, %r8d\n"
-        "  mov $6, %r9d\n"
-        "  mov $" DTX_STRINGIFY(SYS_getpid) ", %eax\n"
-        "  syscall\n"
-        "  pop %rbp\n"
-        "  ret\n"
-        ".size trigger_ustack_inner, . - trigger_ustack_inner\n"
-        ".type trigger_ustack_middle, @function\n"
-        "trigger_ustack_middle:\n"
-        "  push %rbp\n"
-        "  mov %rsp, %rbp\n"
-        "  call trigger_ustack_inner\n"
-        "  pop %rbp\n"
-        "  ret\n"
-        ".size trigger_ustack_middle, . - trigger_ustack_middle\n"
-        ".type trigger_ustack_outer, @function\n"
-        "trigger_ustack_outer:\n"
-        "  push %rbp\n"
-        "  xor %ebp, %ebp\n"
-        "  call trigger_ustack_middle\n"
-        "  pop %rbp\n"
-        "  ret\n"
-        ".size trigger_ustack_outer, . - trigger_ustack_outer\n");
+__asm__(
+    ".text\n"
+    ".type trigger_ustack_inner, @function\n"
+    "trigger_ustack_inner:\n"
+    "  push %rbp\n"
+    "  mov %rsp, %rbp\n"
+    "  mov $1, %edi\n"
+    "  mov $2, %esi\n"
+    "  mov $3, %edx\n"
+    "  mov $4, %r10d\n"
+    "  mov $5, %r8d\n"
+    "  mov $6, %r9d\n"
+    "  mov $" DTX_STRINGIFY(SYS_getpid) ", %eax\n"
+                                        "  syscall\n"
+                                        "  pop %rbp\n"
+                                        "  ret\n"
+                                        ".size trigger_ustack_inner, . - trigger_ustack_inner\n"
+                                        ".type trigger_ustack_middle, @function\n"
+                                        "trigger_ustack_middle:\n"
+                                        "  push %rbp\n"
+                                        "  mov %rsp, %rbp\n"
+                                        "  call trigger_ustack_inner\n"
+                                        "  pop %rbp\n"
+                                        "  ret\n"
+                                        ".size trigger_ustack_middle, . - trigger_ustack_middle\n"
+                                        ".type trigger_ustack_outer, @function\n"
+                                        "trigger_ustack_outer:\n"
+                                        "  push %rbp\n"
+                                        "  xor %ebp, %ebp\n"
+                                        "  call trigger_ustack_middle\n"
+                                        "  pop %rbp\n"
+                                        "  ret\n"
+                                        ".size trigger_ustack_outer, . - trigger_ustack_outer\n");
 
 static int run_ustack(char **args, long n) {
     (void)args;
@@ -196,6 +256,18 @@ static int run_catch_usr1(char **args, long n) {
     return 0;
 }
 
+/* kill(2)s itself SIGUSR1 N times, each caught by a handler. */
+static int run_signal_self(char **args, long n) {
+    (void)args;
+    struct sigaction action = {.sa_handler = count_usr1, .sa_flags = SA_RESTART};
+    sigemptyset(&action.sa_mask);
+    if (sigaction(SIGUSR1, &action, NULL) != 0)
+        fail("sigaction");
+    for (long i = 0; i < n; i++)
+        syscall(SYS_kill, getpid(), SIGUSR1);
+    return usr1_caught == n ? 0 : 1;
+}
+
 static int run_nanosleep(char **args, long n) {
     (void)args;
     for (long i = 0; i < n; i++)
@@ -218,6 +290,13 @@ static const struct Command kCommands[] = {
     {"write", "N", "write(100, \"x\", 1) to /dev/null, N times", 0, run_write},
     {"fork-exec", "N", "fork a child that execs /bin/true and wait for it, N times", 0,
      run_fork_exec},
+    {"exec-missing", "N", "fork a child that execs a missing path (ENOENT), N times", 0,
+     run_exec_missing},
+    {"children-exit", "STATUS", "fork a child that exits STATUS and one killed by SIGKILL", 0,
+     run_children_exit},
+    {"signal-self", "N", "kill itself SIGUSR1 N times, each caught by a handler", 0,
+     run_signal_self},
+    {"threads", "N", "create and join a thread that calls getpid, N times", 0, run_threads},
     {"sleep", "MS", "one nanosleep of MS milliseconds", 0, run_sleep},
     {"getpid", "N", "getpid, N times in a tight loop", 0, run_getpid},
     {"nanosleep", "N", "nanosleep of 1 microsecond, N times", 0, run_nanosleep},

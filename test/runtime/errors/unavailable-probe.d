@@ -1,0 +1,8 @@
+/*
+ * A stable probe Linux has no tracepoint for is an error that says why,
+ * never a clause that silently never fires.
+ */
+sched:::on-cpu
+{
+	trace(cpu);
+}
