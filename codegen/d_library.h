@@ -2,8 +2,10 @@
 // (dtrace-utils' /usr/lib64/dtrace/*.d), embedded in dtx from
 // codegen/dlib/*.d: the stable types (psinfo_t, bufinfo_t ...), the
 // translators that fill them from the kernel's own structures through BTF,
-// and the inlines built on them (curpsinfo, fds[] ...). Its constants
-// (EINVAL, SIGKILL, B_READ ...) are a table (builtins.h), which costs nothing.
+// and the inlines built on them (curpsinfo, fds[] ...), and DTrace's
+// constants as inlines (EINVAL, AF_INET6, B_READ ...: errno.d, net.d ...).
+// NULL, the signal numbers and the uregs[] indexes are a table instead
+// (builtins.h).
 //
 // It is parsed before each program, so that its type names are known to the
 // program's lexer, and its nodes come first in the program. The checker

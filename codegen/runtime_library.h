@@ -44,6 +44,18 @@
 //   dtx_rt_announce_process(processes_map, ring_buffer, epid)
 //                                                -> 1 when it wrote a
 //                                                   trace::ProcessRecord
+//   dtx_rt_strtoll(s, base, number, size)       -> the integer at the start
+//                      of s, as C's strtoll() reads it (base 0 or 2 to 36;
+//                      omitted: 10); `number` is 16 bytes of scratch
+//   dtx_rt_cleanpath(dst, s, progress, size)     -> 1: s without "//", "/./"
+//                      and "dir/..", as DTrace cleans it; `progress` is 24
+//                      bytes of scratch
+//   dtx_rt_inet_ntop(dst, work, form, size)      -> 1: the IPv4 (form 0) or
+//                      IPv6 address (form 1: as inet_ntop, 2: as inet_ntoa6)
+//                      in the first 4 or 16 bytes of `work`, as text;
+//                      `work` is 88 bytes of scratch
+//   dtx_rt_link_ntop(dst, work, length, size)    -> 1: the first `length`
+//                      (at most 20) bytes of `work` in hex between ':'
 // A function returning 0 for NULL leaves the empty string in dst. `dst` must
 // not overlap the inputs. Omitted optional arguments are passed as
 // kRuntimeOmittedArgument. strtok's `state` is runtime_strtok_state_size(size)

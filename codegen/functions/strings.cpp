@@ -1,4 +1,4 @@
-// D's string functions. Each runs in the BPF run-time library
+// D's string functions (and strtoll(), which reads one). Each runs in the BPF run-time library
 // (codegen/runtime/dtx_runtime.c, dtx_rt_<name>), which gives their
 // semantics; a string result is a fresh strsize buffer of scratch.
 #include "codegen/functions/function.h"
@@ -108,10 +108,36 @@ Value lower_strtok(Lowering &l, const ast::Call &call, ClauseState &state, bool)
     return l.nullable_string(dst, found, call.type);
 }
 
+// strtoll(s [, base]): base 0 (the prefix decides) or 2 to 36; any other
+// is an illegal operation, as in DTrace.
+Value lower_strtoll(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+    llvm::IRBuilder<> &ir = l.ir();
+    llvm::Value *s = string_argument(l, call, 0, state);
+    llvm::Value *base = optional_integer(l, call, 1, state);
+    if (call.arguments.size() > 1) {
+        llvm::Value *valid =
+            ir.CreateOr(ir.CreateICmpEQ(base, l.const64(0)),
+                        ir.CreateICmpULE(ir.CreateSub(base, l.const64(2)), l.const64(36 - 2)));
+        l.fault_if(state, ir.CreateNot(valid), trace::FaultKind::IllegalOperation, nullptr);
+    }
+    llvm::Value *number = l.scratch(state, 16);
+    return {l.runtime_call("dtx_rt_strtoll", {s, base, number, l.const64(l.strsize())}), call.type};
+}
+
+// cleanpath(s): its progress is kept in scratch (dtx_runtime.c says why).
+Value lower_cleanpath(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+    llvm::Value *s = string_argument(l, call, 0, state);
+    llvm::Value *dst = string_result(l, state);
+    llvm::Value *progress = l.scratch(state, 24);
+    l.runtime_call("dtx_rt_cleanpath", {dst, s, progress, l.const64(l.strsize())});
+    return {dst, call.type};
+}
+
 constexpr auto S = FunctionClass::Subroutine;
 
 constexpr FunctionDescriptor kStrings[] = {
     describe("basename", S, "string", {text()}, lower_transform),
+    describe("cleanpath", S, "string", {text()}, lower_cleanpath),
     describe("dirname", S, "string", {text()}, lower_transform),
     describe("index", S, "int", {text(), text(), integer("int", true)}, lower_search),
     describe("lltostr", S, "string", {integer("int64_t"), integer("int", true)}, lower_lltostr),
@@ -121,6 +147,7 @@ constexpr FunctionDescriptor kStrings[] = {
     describe("strlen", S, "size_t", {text()}, lower_strlen),
     describe("strrchr", S, "string", {text(), integer("char")}, lower_find),
     describe("strstr", S, "string", {text(), text()}, lower_find),
+    describe("strtoll", S, "int64_t", {text(), integer("int", true)}, lower_strtoll),
     describe("strtok", S, "string", {text(), text()}, lower_strtok),
     describe("substr", S, "string", {text(), integer("int"), integer("int", true)}, lower_substr),
     describe("tolower", S, "string", {text()}, lower_transform),

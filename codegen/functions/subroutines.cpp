@@ -1,4 +1,4 @@
-// Subroutines of no other family: rand(), progenyof().
+// Subroutines of no other family: rand(), progenyof(), getmajor(), getminor().
 #include "codegen/functions/function.h"
 #include "codegen/lowering.h"
 
@@ -76,9 +76,25 @@ Value lower_progenyof(Lowering &l, const ast::Call &call, ClauseState &state, bo
     return {result, call.type};
 }
 
+// getmajor(dev), getminor(dev): the parts of a device number as the kernel
+// encodes it in its own dev_t (a 32-bit MKDEV(major, minor), which struct
+// inode's i_rdev, struct super_block's s_dev and psinfo_t's pr_ttydev hold):
+// major = dev >> 20 (12 bits), minor = dev & 0xfffff (20 bits). The dev_t of
+// user space (stat(2)'s st_dev) encodes them otherwise.
+Value lower_device_part(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+    llvm::IRBuilder<> &ir = l.ir();
+    llvm::Value *dev =
+        ir.CreateAnd(l.lower_scalar(*call.arguments.at(0), state), l.const64(0xffffffff));
+    llvm::Value *part = call.function == "getmajor" ? ir.CreateLShr(dev, l.const64(20))
+                                                    : ir.CreateAnd(dev, l.const64(0xfffff));
+    return {part, call.type};
+}
+
 constexpr auto S = FunctionClass::Subroutine;
 
 constexpr FunctionDescriptor kSubroutines[] = {
+    describe("getmajor", S, "uint32_t", {integer("dev_t")}, lower_device_part),
+    describe("getminor", S, "uint32_t", {integer("dev_t")}, lower_device_part),
     describe("progenyof", S, "int", {integer("pid_t")}, lower_progenyof),
     describe("rand", S, "int", {}, lower_rand),
 };

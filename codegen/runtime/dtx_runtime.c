@@ -928,3 +928,390 @@ RUNTIME s64 dtx_rt_process_args(char *dst, u64 start, u64 end, u64 size) {
     bpf_loop((u32)length, dtx_rt_step_args, &scan, 0);
     return (s64)scan.count;
 }
+
+// ---- Network addresses -------------------------------------------------------
+
+// inet_ntoa(), inet_ntoa6(), inet_ntop() and link_ntop() format an address
+// the caller read into the first bytes of a work area of map memory
+// (DTX_RT_ADDRESS_WORK bytes). The text is built after them, at positions
+// masked to DTX_RT_TEXT_ROOM, without a branch on the address: each
+// character is written at the current position, which advances past it
+// only when it belongs in the text, so that the next one overwrites it.
+#define DTX_RT_TEXT_AT 24
+#define DTX_RT_TEXT_ROOM 64
+
+// 1 if a >= b, for a and b below 2^62, without a branch.
+INLINE u64 at_least(u64 a, u64 b) {
+    return top_bit(b - a - 1);
+}
+
+INLINE void put_char(char *text, u64 at, u64 c) {
+    text[at & (DTX_RT_TEXT_ROOM - 1)] = (char)c;
+}
+
+// The hex digit of c (0 to 15), lower case.
+INLINE u64 hex_digit(u64 c) {
+    return '0' + c + top_bit(9 - c) * ('a' - '0' - 10);
+}
+
+// An octet in decimal, without leading zeros; the new position.
+INLINE u64 put_decimal(char *text, u64 at, u64 v) {
+    put_char(text, at, '0' + v / 100);
+    at += at_least(v, 100);
+    put_char(text, at, '0' + v / 10 % 10);
+    at += at_least(v, 10);
+    put_char(text, at, '0' + v % 10);
+    return at + 1;
+}
+
+// A 16-bit word in hex, without leading zeros; the new position.
+INLINE u64 put_hex16(char *text, u64 at, u64 word) {
+    u64 started = 0;
+#pragma unroll
+    for (int d = 3; d > 0; d--) {
+        u64 c = (word >> (4 * d)) & 15;
+        put_char(text, at, hex_digit(c));
+        u64 advance = nonzero(c | started);
+        at += advance;
+        started |= advance;
+    }
+    put_char(text, at, hex_digit(word & 15));
+    return at + 1;
+}
+
+// The dotted quad of the 4 bytes at `bytes`; the new position.
+INLINE u64 put_dotted_quad(char *text, u64 at, const u8 *bytes) {
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        at = put_decimal(text, at, bytes[k]);
+        put_char(text, at, '.');
+        at += k < 3;
+    }
+    return at;
+}
+
+// The text at `at` ends here; copies it to dst.
+INLINE s64 finish_text(char *dst, char *text, u64 at, u64 size) {
+    put_char(text, at, 0);
+    copy_string(dst, text, size);
+    return 1;
+}
+
+// The first `words` 16-bit words (network order) of the address at `bytes`
+// in RFC 5952's form: in hex without leading zeros, separated by ':', the
+// longest run of two or more zero words (the first of the longest) as "::".
+// Returns the new position; *run_end is where the run of zeros ended (0
+// when none was replaced).
+INLINE u64 put_ipv6_words(char *text, u64 at, const u8 *bytes, u64 words, u64 *run_end) {
+    u8 run[9];
+    run[8] = 0;
+#pragma unroll
+    for (int i = 7; i >= 0; i--) {
+        u64 word = (u64)bytes[2 * i] << 8 | bytes[2 * i + 1];
+        u64 zero = (nonzero(word) ^ 1) & at_least(words, i + 1);
+        run[i] = (u8)(zero * (run[i + 1] + 1));
+    }
+    u64 best_length = 1; // shorter runs are written out
+    u64 best_start = 8;  // none
+#pragma unroll
+    for (u64 i = 0; i < 8; i++) {
+        u64 better = at_least(run[i], best_length + 1);
+        best_length += better * (run[i] - best_length);
+        best_start += better * (i - best_start);
+    }
+    u64 end = best_start + best_length;
+#pragma unroll
+    for (u64 i = 0; i < 8; i++) {
+        u64 shown = at_least(words, i + 1);
+        u64 in_run = at_least(i, best_start) & (at_least(i, end) ^ 1);
+        u64 run_start = nonzero(i ^ best_start) ^ 1;
+        u64 after_run = nonzero(i ^ end) ^ 1;
+        // ':' before a word, unless it is the first or follows the run; "::"
+        // for the run.
+        put_char(text, at, ':');
+        at += shown * (run_start | ((in_run ^ 1) & nonzero(i) & (after_run ^ 1)));
+        put_char(text, at, ':');
+        at += shown & run_start;
+        u64 written = put_hex16(text, at, (u64)bytes[2 * i] << 8 | bytes[2 * i + 1]);
+        at += (shown & (in_run ^ 1)) * (written - at);
+    }
+    *run_end = (best_start < 8) * end;
+    return at;
+}
+
+// inet_ntoa(), inet_ntoa6(), inet_ntop(): the address in the first 4 (IPv4)
+// or 16 (IPv6) bytes of `work`, as text into dst. `form`:
+//   0: IPv4, a dotted quad: "192.168.1.23";
+//   1: IPv6 as inet_ntop(AF_INET6, ...) writes it (RFC 5952): "fe80::1",
+//      an IPv4-mapped or -compatible address with a dotted quad at its end:
+//      "::ffff:127.0.0.1", "::127.0.0.1";
+//   2: IPv6 as inet_ntoa6() writes it: as 1, but an IPv4-mapped or
+//      -compatible address is its dotted quad alone, as DTrace writes it.
+// An address is IPv4-mapped or -compatible, as DTrace sees it, when its
+// first five words are 0 and the rest are ffff:a.b.c.d, or 0:a.b.c.d with
+// a.b.c.d above 0.0.0.1 (:: and ::1 are not).
+RUNTIME s64 dtx_rt_inet_ntop(char *dst, u8 *work, u64 form, u64 size) {
+    char *text = (char *)work + DTX_RT_TEXT_AT;
+    if (form == 0)
+        return finish_text(dst, text, put_dotted_quad(text, 0, work), size);
+    u64 prefix = 0;
+#pragma unroll
+    for (int k = 0; k < 10; k++)
+        prefix |= work[k];
+    u64 word5 = (u64)work[10] << 8 | work[11];
+    u64 word6 = (u64)work[12] << 8 | work[13];
+    u64 word7 = (u64)work[14] << 8 | work[15];
+    u64 mapped = word5 == 0xffff || (word5 == 0 && (word6 != 0 || word7 > 1));
+    if (prefix == 0 && mapped) {
+        if (form == 2)
+            return finish_text(dst, text, put_dotted_quad(text, 0, work + 12), size);
+        u64 run_end = 0;
+        u64 at = put_ipv6_words(text, 0, work, 6, &run_end);
+        put_char(text, at, ':');
+        at += nonzero(run_end ^ 6);
+        return finish_text(dst, text, put_dotted_quad(text, at, work + 12), size);
+    }
+    u64 run_end = 0;
+    return finish_text(dst, text, put_ipv6_words(text, 0, work, 8, &run_end), size);
+}
+
+// link_ntop(): the `length` bytes (at most 20) at the start of `work` in
+// hex, separated by ':': "00:1b:21:3c:4d:5e".
+RUNTIME s64 dtx_rt_link_ntop(char *dst, u8 *work, u64 length, u64 size) {
+    char *text = (char *)work + DTX_RT_TEXT_AT;
+    u64 at = 0;
+#pragma unroll
+    for (u64 k = 0; k < 20; k++) {
+        u64 byte = work[k];
+        put_char(text, at, hex_digit(byte >> 4));
+        put_char(text, at + 1, hex_digit(byte & 15));
+        put_char(text, at + 2, ':');
+        at += 3 * at_least(length, k + 1);
+    }
+    at -= nonzero(at); // the last ':'
+    return finish_text(dst, text, at, size);
+}
+
+// ---- strtoll -------------------------------------------------------------------
+
+// The byte at s[i], or 0 past the end of s's buffer.
+INLINE u8 byte_at(const char *s, u64 i, u64 size) {
+    barrier_var(i);
+    if (i >= size - 1)
+        return 0;
+    return (u8)s[i];
+}
+
+INLINE int is_space(u8 c) {
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+// The first position of s that is not white space (or its end).
+CALLBACK long dtx_rt_step_space(u32 index, void *context) {
+    struct string_scan *scan = context;
+    u64 i = index;
+    if (i >= scan->size - 1)
+        return 1;
+    u8 c = (u8)scan->s[i];
+    if (c != 0 && is_space(c))
+        return 0;
+    scan->length = i;
+    return 1;
+}
+
+// The digits' value so far lives in map memory (`number`), where the
+// verifier does not follow it from pass to pass: number[0] the magnitude,
+// number[1] whether it overflowed.
+struct digit_scan {
+    const char *s;
+    volatile u64 *number;
+    u64 size;
+    u64 start;
+    u64 base;
+    u64 limit; // the largest magnitude that may take another digit
+};
+
+CALLBACK long dtx_rt_step_digit(u32 index, void *context) {
+    struct digit_scan *scan = context;
+    u64 i = unlinked(scan->start) + index;
+    barrier_var(i);
+    if (i >= scan->size - 1)
+        return 1;
+    u8 c = (u8)scan->s[i];
+    u64 digit = 99;
+    if (c >= '0' && c <= '9')
+        digit = c - '0';
+    else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')
+        digit = (c | 0x20) - 'a' + 10;
+    if (digit >= scan->base)
+        return 1;
+    u64 magnitude = scan->number[0];
+    u64 shifted = magnitude * scan->base;
+    u64 next = shifted + digit;
+    scan->number[1] |= (magnitude > scan->limit) | (next < shifted);
+    scan->number[0] = next;
+    return 0;
+}
+
+// strtoll(s [, base]): the integer at the start of s, as C's strtoll()
+// reads it: after white space, an optional sign, then digits of `base`
+// (2 to 36; letters a-z or A-Z stand for 10 to 35) up to the first byte that
+// is not one. Base 16 may have a "0x" or "0X" prefix; base 0 reads the
+// prefix: "0x" for 16, "0" for 8, else 10; an omitted base (DTX_RT_OMITTED)
+// is 10. A value beyond int64_t is INT64_MAX (or INT64_MIN when negative);
+// no digits, or a base out of range, give 0. `number` is 16 bytes of map
+// memory.
+RUNTIME s64 dtx_rt_strtoll(const char *s, s64 base, u64 *number, u64 size) {
+    if (base == DTX_RT_OMITTED)
+        base = 10;
+    struct string_scan space = {s, size, size - 1};
+    bpf_loop((u32)size, dtx_rt_step_space, &space, 0);
+    u64 at = space.length;
+    u8 c = byte_at(s, at, size);
+    u64 negative = c == '-';
+    at += c == '-' || c == '+';
+    u8 first = byte_at(s, at, size);
+    u8 second = byte_at(s, at + 1, size) | 0x20;
+    if (base == 0)
+        base = first != '0' ? 10 : second == 'x' ? 16 : 8;
+    if (base == 16 && first == '0' && second == 'x')
+        at += 2;
+    if (base < 2 || base > 36)
+        return 0;
+    number[0] = 0;
+    number[1] = 0;
+    struct digit_scan scan = {s, number, size, at, (u64)base, ~(u64)0 / (u64)base};
+    bpf_loop((u32)size, dtx_rt_step_digit, &scan, 0);
+    u64 magnitude = number[0];
+    u64 overflow = number[1];
+    if (negative)
+        return overflow || magnitude > (u64)1 << 63 ? (s64)((u64)1 << 63) : (s64)(0 - magnitude);
+    return overflow || magnitude > DTX_RT_OMITTED ? DTX_RT_OMITTED : (s64)magnitude;
+}
+
+// ---- cleanpath -----------------------------------------------------------------
+
+// cleanpath()'s progress lives in map memory (`state`), where the verifier
+// does not follow it from pass to pass: state[0] the position in s,
+// state[1] the length of dst so far, state[2] 1 when done.
+struct path_cleaning {
+    char *dst;
+    const char *s;
+    volatile u64 *state;
+    u64 size;
+    u64 length; // back_up(): dst's length before the "/.."
+};
+
+// One step back in dst to the '/' before the last component (or its start).
+CALLBACK long dtx_rt_step_back(u32 index, void *context) {
+    struct path_cleaning *cleaning = context;
+    u64 k = index;
+    u64 length = unlinked(cleaning->length);
+    if (k >= length || length >= cleaning->size) {
+        cleaning->state[1] = 0;
+        return 1;
+    }
+    u64 at = length - 1 - k;
+    barrier_var(at);
+    if (at >= cleaning->size)
+        return 1;
+    if (cleaning->dst[at] == '/') {
+        cleaning->state[1] = at;
+        return 1;
+    }
+    return 0;
+}
+
+// One step of DTrace's cleanpath: a byte, or a '/' with what follows it.
+CALLBACK long dtx_rt_step_clean(u32 index, void *context) {
+    (void)index;
+    struct path_cleaning *cleaning = context;
+    volatile u64 *state = cleaning->state;
+    const char *s = cleaning->s;
+    char *dst = cleaning->dst;
+    u64 size = cleaning->size;
+    u64 i = unlinked(state[0]);
+    u64 j = unlinked(state[1]);
+    barrier_var(j);
+    if (j >= size - 5) { // no room for "/..c" and the NUL
+        state[2] = 1;
+        return 1;
+    }
+    u8 c = byte_at(s, i, size);
+    if (c != '/') {
+        dst[j] = (char)c;
+        state[0] = i + 1;
+        state[1] = j + 1;
+        state[2] = c == 0;
+        return c == 0;
+    }
+    u8 c1 = byte_at(s, i + 1, size);
+    if (c1 == '/') { // "//": the first goes
+        state[0] = i + 1;
+        return 0;
+    }
+    if (c1 != '.') {
+        dst[j] = '/';
+        dst[j + 1] = (char)c1;
+        state[0] = i + 2;
+        state[1] = j + 2;
+        state[2] = c1 == 0;
+        return c1 == 0;
+    }
+    u8 c2 = byte_at(s, i + 2, size);
+    if (c2 == '/') { // "/./": the "/." goes
+        state[0] = i + 2;
+        return 0;
+    }
+    if (c2 != '.') {
+        dst[j] = '/';
+        dst[j + 1] = '.';
+        dst[j + 2] = (char)c2;
+        state[0] = i + 3;
+        state[1] = j + 3;
+        state[2] = c2 == 0;
+        return c2 == 0;
+    }
+    u8 c3 = byte_at(s, i + 3, size);
+    if (c3 != '/' && c3 != 0) { // "/..c": a name
+        dst[j] = '/';
+        dst[j + 1] = '.';
+        dst[j + 2] = '.';
+        dst[j + 3] = (char)c3;
+        state[0] = i + 4;
+        state[1] = j + 4;
+        return 0;
+    }
+    // "/../" or a final "/..": back to the '/' before the last component
+    // (kept when the path ends here), then on from the '/' or the end.
+    cleaning->length = j;
+    bpf_loop((u32)size, dtx_rt_step_back, cleaning, 0);
+    state[0] = i + 3;
+    if (c3 == 0) {
+        state[1] = state[1] + 1;
+        state[2] = 1;
+        return 1;
+    }
+    return 0;
+}
+
+// cleanpath(s): s with "//" made "/", "/./" made "/", and each "/../" taken
+// back with the component before it, textually, as DTrace does it:
+// "/a//b/./c/../d" -> "/a/b/d", "/a/b/.." -> "/a/", "a/../b" -> "/b". Stops
+// when fewer than 5 bytes of dst are left. `state` is 24 bytes of map memory.
+RUNTIME s64 dtx_rt_cleanpath(char *dst, const char *s, u64 *state, u64 size) {
+    dst[0] = 0;
+    if (size < 8)
+        return 1;
+    state[0] = 0;
+    state[1] = 0;
+    state[2] = 0;
+    struct path_cleaning cleaning = {dst, s, state, size, 0};
+    bpf_loop((u32)size, dtx_rt_step_clean, &cleaning, 0);
+    u64 j = unlinked(state[1]);
+    barrier_var(j);
+    if (j >= size)
+        j = size - 1;
+    dst[j] = 0;
+    return 1;
+}

@@ -102,6 +102,11 @@ const std::vector<RuntimeCall> &all_calls() {
         {"dtx_rt_lltostr", {Output, Integer0, Integer1, Size}},
         {"dtx_rt_toupper", {Output, Input0, Size}},
         {"dtx_rt_tolower", {Output, Input0, Size}},
+        // strtok's state stands for the scratch these take as work space.
+        {"dtx_rt_strtoll", {Input0, Integer0, StrtokState, Size}},
+        {"dtx_rt_cleanpath", {Output, Input0, StrtokState, Size}},
+        {"dtx_rt_inet_ntop", {Output, StrtokState, Integer0, Size}},
+        {"dtx_rt_link_ntop", {Output, StrtokState, Integer0, Size}},
         {"dtx_rt_strtok", {Output, Input0OrNull, Input1, StrtokState, Size}},
     };
     return calls;
