@@ -69,7 +69,9 @@ const Type *Checker::check_identifier(Identifier &id) {
     if (!id.scoped && id.module.empty())
         if (const Type *parameter = check_parameter(id))
             return parameter;
-    if (!out_.inlines.count(id.name) && !out_.globals.count(id.name))
+    // The D library's inlines stand behind the program's own names.
+    if (!out_.inlines.count(id.name) && !out_.globals.count(id.name) &&
+        !enumerators_.count(id.name))
         define_library_inline(id.name);
     if (auto it = out_.inlines.find(id.name); it != out_.inlines.end()) {
         if (!it->second->parameters.empty()) {

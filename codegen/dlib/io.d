@@ -38,10 +38,10 @@ typedef struct fileinfo {
 
 /*
  * REQ_OP_* is the request's low 8 bits (odd: a write); REQ_SYNC is bit 11
- * of cmd_flags. B_READ 0x40, B_WRITE 0x100, B_ASYNC 0x400.
+ * of cmd_flags.
  */
 translator bufinfo_t < struct request *R > {
-	b_flags = (R->cmd_flags & 1 ? 0x100 : 0x40) | (R->cmd_flags & (1 << 11) ? 0 : 0x400);
+	b_flags = (R->cmd_flags & 1 ? B_WRITE : B_READ) | (R->cmd_flags & (1 << 11) ? 0 : B_ASYNC);
 	b_bcount = R->__data_len;
 	b_addr = 0;
 	b_lblkno = R->__sector;

@@ -8,7 +8,7 @@
  */
 
 sched:::off-cpu
-/pid == $target && curlwpsinfo->pr_state == 1 && curlwpsinfo->pr_sname == 'S'/
+/pid == $target && curlwpsinfo->pr_state == SSLEEP && curlwpsinfo->pr_sname == 'S'/
 {
 	off += args[0]->pr_lwpid != tid && args[1]->pr_pid != pid;
 }
