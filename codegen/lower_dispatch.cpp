@@ -47,6 +47,13 @@ public:
     void store_probe_id(llvm::Value *dctx, llvm::Value *probe_id) override {
         lowering_.store64(ir().CreateZExtOrTrunc(probe_id, lowering_.i64()),
                           lowering_.at(dctx, ClauseContextLayout::probe_id));
+        if (lowering_.task_overridden()) // until this firing's trampoline says otherwise
+            lowering_.store64(lowering_.const64(0),
+                              lowering_.at(dctx, ClauseContextLayout::current_task));
+    }
+    void store_current_task(llvm::Value *dctx, llvm::Value *task) override {
+        lowering_.store64(ir().CreateZExtOrTrunc(task, lowering_.i64()),
+                          lowering_.at(dctx, ClauseContextLayout::current_task));
     }
     // A program none of whose clauses reads argN, args[] or errno stores
     // none of them: the per-event work of filling them (and the loads that

@@ -61,7 +61,7 @@ llvm::Value *Lowering::build_key(const VariableStorage &storage,
     llvm::Value *key = zeroed_scratch(state, storage.key_size);
     uint32_t offset = storage.keys_offset;
     if (storage.info->scope == sema::VariableScope::Thread) {
-        llvm::Value *pid_tgid = call_helper(BPF_FUNC_get_current_pid_tgid, i64(), {});
+        llvm::Value *pid_tgid = current_pid_tgid(state);
         llvm::Value *tid = ir_.CreateAnd(pid_tgid, const64(0xffffffff));
         store64(ir_.CreateOr(tid, const64(storage.key_prefix)), key);
     } else if (offset) {

@@ -376,6 +376,69 @@ void Lowering::store_field(const Value &value, const trace::ValueLayout &layout,
     store64(value.value, at(to, 8));
 }
 
+bool Lowering::task_overridden() const {
+    return std::any_of(input_.trampolines.begin(), input_.trampolines.end(),
+                       [](const TrampolineSpec &spec) { return spec.sets_current_task; });
+}
+
+llvm::Value *Lowering::current_task(ClauseState &state) {
+    llvm::Value *running = call_helper(BPF_FUNC_get_current_task, i64(), {});
+    if (!task_overridden())
+        return running;
+    llvm::Value *named = load64(at(state.dctx, ClauseContextLayout::current_task));
+    return ir_.CreateSelect(ir_.CreateICmpNE(named, const64(0)), named, running);
+}
+
+namespace {
+
+// `size` bytes of kernel memory at `address` + the kernel's offset of
+// type.member, zero-extended; 0 where the read faults. The stable provider
+// that sets the current task has checked that BTF has these members.
+llvm::Value *read_member(Lowering &l, const CompileOptions &options, ClauseState &state,
+                         llvm::Value *address, std::string_view type, std::string_view member,
+                         uint32_t size) {
+    const uint64_t offset =
+        options.kernel_member_offset ? options.kernel_member_offset(type, member).value_or(0) : 0;
+    llvm::Value *word = l.scratch(state, 8);
+    l.store64(l.const64(0), word);
+    l.call_helper(BPF_FUNC_probe_read_kernel, l.i64(),
+                  {word, l.ir().getInt32(size), l.ir().CreateAdd(address, l.const64(offset))});
+    return l.load64(word);
+}
+
+} // namespace
+
+llvm::Value *Lowering::current_pid_tgid(ClauseState &state) {
+    if (!task_overridden())
+        return call_helper(BPF_FUNC_get_current_pid_tgid, i64(), {});
+    llvm::Value *task = current_task(state);
+    llvm::Value *tid = read_member(*this, options_, state, task, "task_struct", "pid", 4);
+    llvm::Value *tgid = read_member(*this, options_, state, task, "task_struct", "tgid", 4);
+    return ir_.CreateOr(ir_.CreateShl(tgid, 32), tid);
+}
+
+llvm::Value *Lowering::current_uid_gid(ClauseState &state) {
+    if (!task_overridden())
+        return call_helper(BPF_FUNC_get_current_uid_gid, i64(), {});
+    llvm::Value *task = current_task(state);
+    llvm::Value *cred = read_member(*this, options_, state, task, "task_struct", "cred", 8);
+    llvm::Value *uid = read_member(*this, options_, state, cred, "cred", "uid", 4);
+    llvm::Value *gid = read_member(*this, options_, state, cred, "cred", "gid", 4);
+    return ir_.CreateOr(ir_.CreateShl(gid, 32), uid);
+}
+
+void Lowering::current_comm(ClauseState &state, llvm::Value *dst, uint32_t size) {
+    if (!task_overridden()) {
+        call_helper(BPF_FUNC_get_current_comm, i64(), {dst, ir_.getInt32(size)});
+        return;
+    }
+    const uint64_t offset = options_.kernel_member_offset
+                                ? options_.kernel_member_offset("task_struct", "comm").value_or(0)
+                                : 0;
+    call_helper(BPF_FUNC_probe_read_kernel_str, i64(),
+                {dst, ir_.getInt32(size), ir_.CreateAdd(current_task(state), const64(offset))});
+}
+
 llvm::Value *Lowering::current_process() {
     return ir_.CreateLShr(call_helper(BPF_FUNC_get_current_pid_tgid, i64(), {}), 32);
 }

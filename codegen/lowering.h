@@ -250,6 +250,14 @@ public:
     // user address with the current process's pid first, which it announces.
     void store_field(const Value &value, const trace::ValueLayout &layout, llvm::Value *to);
     llvm::Value *current_process(); // the tgid, as D's pid
+    // The thread a firing is about: the running one, or where a trampoline
+    // sets it (sched:::on-cpu) the one it names. As i64 (a task_struct
+    // address), tgid << 32 | pid, uid | gid << 32, and its comm into `dst`.
+    bool task_overridden() const;
+    llvm::Value *current_task(ClauseState &state);
+    llvm::Value *current_pid_tgid(ClauseState &state);
+    llvm::Value *current_uid_gid(ClauseState &state);
+    void current_comm(ClauseState &state, llvm::Value *dst, uint32_t size);
     // Writes a trace::ProcessRecord for the current process unless
     // processes_map_ says that it was written before.
     void announce_process();

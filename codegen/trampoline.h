@@ -41,7 +41,10 @@ struct ClauseContextLayout {
     static constexpr uint32_t timestamp = 208;   // u64: cached per firing, 0 = unset
     static constexpr uint32_t errno_value = 216; // u64: `errno`, set by providers that know it
     static constexpr uint32_t stack_skip = 224;  // u64: TrampolineSpec::kernel_stack_skip
-    static constexpr uint32_t locals = 232;      // this-> variables, then record and scratch
+    // u64: the task the firing is about where that is not the current one
+    // (TrampolineSpec::sets_current_task), 0 otherwise.
+    static constexpr uint32_t current_task = 232;
+    static constexpr uint32_t locals = 240; // this-> variables, then record and scratch
 };
 
 // When the clauses of a probe run, by the session's Activity.
@@ -65,6 +68,9 @@ public:
     // it fails, so the result is never null.
     virtual llvm::Value *clause_context() = 0;
     virtual void store_probe_id(llvm::Value *dctx, llvm::Value *probe_id) = 0;
+    // The thread the clauses see as current (sched:::on-cpu: the one coming
+    // onto the CPU); only in a trampoline whose spec sets_current_task.
+    virtual void store_current_task(llvm::Value *dctx, llvm::Value *task) = 0;
     virtual void store_argument(llvm::Value *dctx, unsigned index, llvm::Value *value) = 0;
     // `errno` as the clauses read it (syscall return probes).
     virtual void store_errno(llvm::Value *dctx, llvm::Value *value) = 0;
@@ -103,6 +109,10 @@ struct TrampolineSpec {
     // and the kernel's tracing glue (bpf_trace_run2, __bpf_trace_sys_exit...).
     // 0 for perf events, whose stacks start at the interrupted code.
     uint32_t kernel_stack_skip = 0;
+    // Whether the program stores the task its clauses are about
+    // (store_current_task): pid, tid, execname, curthread, self-> ... then
+    // name that thread instead of the one running.
+    bool sets_current_task = false;
     // Builds the program body: fill dctx, then run the clauses.
     std::function<void(TrampolineBuilder &)> emit;
 };

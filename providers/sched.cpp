@@ -20,8 +20,8 @@ std::vector<StableProbe> sched_probes() {
     change_pri.push_back({"int", "arg1 ? ((struct task_struct *)arg1)->prio : "
                                  "((struct task_struct *)arg0)->normal_prio"});
     const std::string no_switch_hook =
-        "it fires in the context of the thread coming onto the CPU, after the context switch, "
-        "where Linux has no tracepoint (finish_task_switch needs kprobes or fentry)";
+        "it fires when the scheduler picks the thread that was running again, where Linux has "
+        "no tracepoint (it needs kprobes on __schedule)";
     return {
         // sched_switch(preempt, prev, next, prev_state) runs in prev.
         {"off-cpu", "sched_switch", "", thread_of("arg2")},
@@ -43,7 +43,16 @@ std::vector<StableProbe> sched_probes() {
          }},
         {"wakeup", "sched_wakeup", "", thread_of("arg0")},
         {"change-pri", "sched_pi_setprio", "", change_pri},
-        {"on-cpu", "", no_switch_hook, {}},
+        // In prev's context too, but about next: the clauses see next as the
+        // current thread (pid, execname, curthread, self->).
+        {"on-cpu",
+         "sched_switch",
+         "",
+         {},
+         nullptr,
+         {"task_struct.pid", "task_struct.tgid", "task_struct.comm", "task_struct.cred", "cred.uid",
+          "cred.gid"},
+         [](TracepointFilter &f) { return f.argument(2); }},
         {"remain-cpu", "", no_switch_hook, {}},
         {"enqueue",
          "",

@@ -148,11 +148,12 @@ private:
         t.spec.program_name = "dtx_" + program;
         t.spec.section = "raw_tp";
         t.spec.probes = {&probe};
+        t.spec.sets_current_task = stable.current_task != nullptr;
         t.spec.emit = [&stable, count, id = probe.id](codegen::TrampolineBuilder &b) {
             llvm::IRBuilder<> &ir = b.ir();
             llvm::Value *ctx = b.entry().getArg(0);
+            TracepointFilter filter(b, ctx);
             if (stable.filter) {
-                TracepointFilter filter(b, ctx);
                 llvm::Value *fires = stable.filter(filter);
                 llvm::Function *function = ir.GetInsertBlock()->getParent();
                 llvm::BasicBlock *run =
@@ -166,6 +167,8 @@ private:
             }
             llvm::Value *dctx = b.clause_context();
             b.store_probe_id(dctx, ir.getInt64(id));
+            if (stable.current_task)
+                b.store_current_task(dctx, stable.current_task(filter));
             b.clear_arguments(dctx);
             for (unsigned i = 0; i < count; i++)
                 b.store_argument(

@@ -58,6 +58,10 @@ struct StableProbe {
     // "struct.member" the filter reads; without them in BTF the probe is
     // unavailable.
     std::vector<std::string> members = {};
+    // The task the probe is about when it is not the running one (on-cpu
+    // fires in the thread leaving the CPU for the one coming on): pid, tid,
+    // execname, curthread, curpsinfo and self-> then name it.
+    StableFilter current_task = nullptr;
 };
 
 std::unique_ptr<Provider> make_stable_provider(std::string name, std::vector<StableProbe> probes);

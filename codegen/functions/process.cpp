@@ -71,7 +71,7 @@ constexpr FunctionDescriptor kProcess[] = {
 } // namespace
 
 codegen::Value lower_execargs(Lowering &l, const ast::Expr &expr, ClauseState &state) {
-    llvm::Value *task = l.call_helper(BPF_FUNC_get_current_task, l.i64(), {});
+    llvm::Value *task = l.current_task(state);
     return {task_arguments(l, task, expr, state).first, expr.type};
 }
 

@@ -37,7 +37,7 @@ Value lower_progenyof(Lowering &l, const ast::Call &call, ClauseState &state, bo
     auto *loop = llvm::BasicBlock::Create(context, "progeny_loop", function);
     auto *next = llvm::BasicBlock::Create(context, "progeny_next", function);
     auto *done = llvm::BasicBlock::Create(context, "progeny_done", function);
-    llvm::Value *current = l.call_helper(BPF_FUNC_get_current_task, l.i64(), {});
+    llvm::Value *current = l.current_task(state);
     ir.CreateBr(loop);
 
     ir.SetInsertPoint(loop);

@@ -25,15 +25,15 @@ Value lower_arg(Lowering &l, const ast::Expr &expr, ClauseState &state) {
 Value lower_execname(Lowering &l, const ast::Expr &expr, ClauseState &state) {
     llvm::Value *buffer = l.scratch(state, uint32_t(l.strsize()));
     l.store64(l.const64(0), buffer);
-    l.call_helper(BPF_FUNC_get_current_comm, l.i64(),
-                  {buffer, l.ir().getInt32(uint32_t(std::min<uint64_t>(16, l.strsize())))});
+    l.current_comm(state, buffer, uint32_t(std::min<uint64_t>(16, l.strsize())));
     return {buffer, expr.type};
 }
 
-// pid and tid, uid and gid: the halves of one helper's result.
-template <unsigned helper, bool high>
-Value lower_half(Lowering &l, const ast::Expr &expr, ClauseState &) {
-    llvm::Value *both = l.call_helper(helper, l.i64(), {});
+// pid and tid, uid and gid: the halves of tgid << 32 | pid and
+// gid << 32 | uid, for the thread the firing is about.
+template <bool ids, bool high>
+Value lower_half(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+    llvm::Value *both = ids ? l.current_pid_tgid(state) : l.current_uid_gid(state);
     llvm::Value *half = high ? l.ir().CreateLShr(both, 32) : l.ir().CreateAnd(both, 0xffffffff);
     return {l.normalize(half, expr.type), expr.type};
 }
@@ -63,7 +63,7 @@ Value read_task(Lowering &l, const ast::Expr &expr, ClauseState &state,
         offsets.push_back(*offset);
     }
     llvm::IRBuilder<> &ir = l.ir();
-    llvm::Value *task = l.call_helper(BPF_FUNC_get_current_task, l.i64(), {});
+    llvm::Value *task = l.current_task(state);
     llvm::Value *buffer = l.scratch(state, 8);
     llvm::Value *address = ir.CreateAdd(task, l.const64(offsets[0]));
     size_t next = 1;
@@ -92,8 +92,8 @@ Value lower_vtimestamp(Lowering &l, const ast::Expr &expr, ClauseState &state) {
                      false);
 }
 
-Value lower_curthread(Lowering &l, const ast::Expr &expr, ClauseState &) {
-    return {l.call_helper(BPF_FUNC_get_current_task, l.i64(), {}), expr.type};
+Value lower_curthread(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+    return {l.current_task(state), expr.type};
 }
 
 template <unsigned field>
@@ -154,7 +154,7 @@ Value fs_path(Lowering &l, const ast::Expr &expr, ClauseState &state, bool root_
         l.call_helper(BPF_FUNC_probe_read_kernel, l.i64(), {word, ir.getInt32(8), address});
         return l.load64(word);
     };
-    llvm::Value *task = l.call_helper(BPF_FUNC_get_current_task, l.i64(), {});
+    llvm::Value *task = l.current_task(state);
     llvm::Value *files = read(ir.CreateAdd(task, l.const64(*fs)));
     auto field = [&](uint64_t path, uint64_t member) {
         return read(ir.CreateAdd(files, l.const64(path + member)));
@@ -218,9 +218,9 @@ constexpr BuiltinVariable kVariables[] = {
      ProbeData::Errno},
     {"execargs", "string", false, lower_execargs},
     {"execname", "string", false, lower_execname},
-    {"gid", "gid_t", false, lower_half<BPF_FUNC_get_current_uid_gid, true>},
+    {"gid", "gid_t", false, lower_half<false, true>},
     {"id", "uint_t", false, lower_context_word<ClauseContextLayout::probe_id>},
-    {"pid", "pid_t", false, lower_half<BPF_FUNC_get_current_pid_tgid, true>},
+    {"pid", "pid_t", false, lower_half<true, true>},
     {"ppid", "pid_t", false, lower_ppid},
     {"probefunc", "string", false, lower_probe_name<2>},
     {"probemod", "string", false, lower_probe_name<1>},
@@ -228,10 +228,10 @@ constexpr BuiltinVariable kVariables[] = {
     {"probeprov", "string", false, lower_probe_name<0>},
     {"root", "string", false, lower_root},
     {"stackdepth", "uint32_t", false, lower_stack_depth<false>},
-    {"tid", "id_t", false, lower_half<BPF_FUNC_get_current_pid_tgid, false>},
+    {"tid", "id_t", false, lower_half<true, false>},
     {"timestamp", "uint64_t", false, lower_timestamp},
     {"ucaller", "uint64_t", false, lower_caller<true>},
-    {"uid", "uid_t", false, lower_half<BPF_FUNC_get_current_uid_gid, false>},
+    {"uid", "uid_t", false, lower_half<false, false>},
     {"uregs", "uint64_t", true, nullptr, lower_uregs},
     {"ustackdepth", "uint32_t", false, lower_stack_depth<true>},
     {"vtimestamp", "uint64_t", false, lower_vtimestamp},

@@ -7,6 +7,7 @@
  */
 proc:::signal-send,
 sched:::on-cpu,
+sched:::enqueue,
 io:::done
 {
 }
