@@ -7,6 +7,7 @@
 #include "cmd/program_sources.h"
 #include "codegen/d_library.h"
 #include "codegen/kernel_types.h"
+#include "libtrace/probe_macros.h"
 #include "libtrace/session.h"
 #include "libtrace/target.h"
 #include "parser/ast_dump.h"
@@ -149,12 +150,21 @@ int run(const dtx::cmd::Options &options) {
         // killed unrun when `targets` goes.
         std::vector<dtx::cmd::ProbeFilter> filters =
             dtx::cmd::probe_filters(program, loaded.sources);
-        if (std::optional<pid_t> target = targets.target_pid())
-            for (dtx::cmd::ProbeFilter &filter : filters)
-                for (std::string *field : {&filter.pattern.provider, &filter.pattern.module,
-                                           &filter.pattern.function, &filter.pattern.name})
-                    for (size_t at; (at = field->find("$target")) != std::string::npos;)
-                        field->replace(at, 7, std::to_string(*target));
+        const dtx::trace::MacroValues macros =
+            dtx::trace::MacroValues::of_this_process(options.macro_args, targets.target_pid());
+        for (dtx::cmd::ProbeFilter &filter : filters)
+            for (std::string *field : {&filter.pattern.provider, &filter.pattern.module,
+                                       &filter.pattern.function, &filter.pattern.name}) {
+                std::string error;
+                std::optional<std::string> expanded =
+                    dtx::trace::expand_probe_macros(*field, macros, error);
+                if (!expanded) {
+                    std::cerr << "dtx: invalid probe description " << filter.text << ": " << error
+                              << '\n';
+                    return kExitError;
+                }
+                *field = *expanded;
+            }
         int status = dtx::cmd::list_probes(dtx::providers::make_providers({&targets}), filters,
                                            options.verbose, out, stderr);
         if (out != stdout)

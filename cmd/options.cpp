@@ -56,7 +56,14 @@ std::string quoted(char letter) {
     return std::string("'") + letter + "'";
 }
 
+// A -p value: a positive decimal number, with white space around it allowed
+// (dtrace's strtol() skips it in front; `-p "$(pgrep -n x) "` leaves it behind).
 std::optional<int> parse_pid(std::string_view text) {
+    constexpr std::string_view kSpace = " \t\n\r\f\v";
+    size_t first = text.find_first_not_of(kSpace);
+    text = first == std::string_view::npos
+               ? std::string_view()
+               : text.substr(first, text.find_last_not_of(kSpace) - first + 1);
     int pid = 0;
     const char *end = text.data() + text.size();
     auto [stop, error] = std::from_chars(text.data(), end, pid);
@@ -64,6 +71,22 @@ std::optional<int> parse_pid(std::string_view text) {
         return std::nullopt;
     }
     return pid;
+}
+
+// "123,456" or "123 456": several pids where -p takes one.
+bool is_pid_list(std::string_view text) {
+    size_t numbers = 0;
+    for (size_t i = 0; i < text.size();) {
+        size_t end = text.find_first_of(", \t", i);
+        std::string_view word = text.substr(i, end - i);
+        if (!word.empty()) {
+            if (!parse_pid(word))
+                return false;
+            numbers++;
+        }
+        i = end == std::string_view::npos ? text.size() : end + 1;
+    }
+    return numbers > 1;
 }
 
 std::string known_dump_stage_list() {
@@ -133,6 +156,9 @@ std::optional<UsageError> add_option_argument(Options &options, char letter,
             options.pids.push_back(*pid);
             return std::nullopt;
         }
+        if (is_pid_list(value))
+            return UsageError{"invalid pid '" + std::string(value) +
+                              "' for -p: one process per -p; grab several with -p PID -p PID"};
         return UsageError{"invalid pid '" + std::string(value) +
                           "' for -p: expected a positive integer"};
     case 'o':

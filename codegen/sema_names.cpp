@@ -8,6 +8,9 @@
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <optional>
+#include <string_view>
+#include <utility>
 
 namespace dtx::sema {
 
@@ -21,6 +24,59 @@ bool valid_key(const Type *type) {
     const Type *t = resolve(type);
     return is_scalar(t) || is_string(t) || t->kind == TypeKind::Stack ||
            ((is_struct_or_union(t) || is_array(t)) && t->complete && t->size > 0);
+}
+
+// A macro argument's text as a D integer constant: an optional sign, then
+// decimal, octal (0...) or hexadecimal (0x...) digits, then an optional
+// u / l / ll suffix.
+struct MacroInteger {
+    uint64_t magnitude = 0;
+    bool negative = false;
+    bool overflow = false;
+    bool is_unsigned = false;
+    uint8_t long_count = 0;
+    uint8_t base = 10;
+};
+
+std::optional<MacroInteger> parse_macro_integer(std::string_view text) {
+    MacroInteger integer;
+    if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
+        integer.negative = text[0] == '-';
+        text.remove_prefix(1);
+    }
+    if (text.empty() || !std::isdigit(uint8_t(text[0])))
+        return std::nullopt;
+    if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+        integer.base = 16;
+        text.remove_prefix(2);
+    } else if (text[0] == '0') {
+        integer.base = 8;
+    }
+    const char *begin = text.data(), *end = text.data() + text.size();
+    auto [stop, error] = std::from_chars(begin, end, integer.magnitude, integer.base);
+    if (stop == begin)
+        return std::nullopt;
+    integer.overflow = error == std::errc::result_out_of_range;
+    for (std::string_view suffix(stop, size_t(end - stop)); !suffix.empty();
+         suffix.remove_prefix(1)) {
+        if ((suffix[0] == 'u' || suffix[0] == 'U') && !integer.is_unsigned)
+            integer.is_unsigned = true;
+        else if ((suffix[0] == 'l' || suffix[0] == 'L') && integer.long_count < 2)
+            integer.long_count++;
+        else
+            return std::nullopt;
+    }
+    return integer;
+}
+
+// [A-Za-z_][A-Za-z0-9_]*: a name D could look up.
+bool is_identifier(std::string_view text) {
+    if (text.empty() || std::isdigit(uint8_t(text[0])))
+        return false;
+    for (char c : text)
+        if (!std::isalnum(uint8_t(c)) && c != '_')
+            return false;
+    return true;
 }
 
 // DTrace's built-in variables that dtx does not provide, and why.
@@ -203,8 +259,9 @@ const Type *Checker::check_variable(Variable &var) {
 
 const Type *Checker::check_macro(MacroArgument &macro) {
     const std::string shown = (macro.as_string ? "$$" : "$") + macro.name;
+    const bool numbered = !macro.name.empty() && std::isdigit(uint8_t(macro.name[0]));
     std::optional<std::string> text;
-    if (!macro.name.empty() && std::isdigit(uint8_t(macro.name[0]))) {
+    if (numbered) {
         size_t index = std::stoul(macro.name);
         if (index >= 1 && index <= options_.macro_arguments.size())
             text = options_.macro_arguments[index - 1];
@@ -212,10 +269,9 @@ const Type *Checker::check_macro(MacroArgument &macro) {
             text = macro.as_string ? "" : "0";
     } else {
         std::optional<int64_t> value;
+        // As in dtrace, $target is 0 when no -c or -p gave a process.
         if (macro.name == "target")
-            value = options_.target_pid ? options_.target_pid
-                    : out_.defaultargs  ? std::optional<int64_t>(0)
-                                        : std::nullopt;
+            value = options_.target_pid.value_or(0);
         else if (macro.name == "pid")
             value = options_.dtx_pid;
         else if (macro.name == "ppid")
@@ -232,42 +288,70 @@ const Type *Checker::check_macro(MacroArgument &macro) {
             text = std::to_string(*value);
     }
     if (!text) {
-        Diagnostic &d =
-            error("D_MACRO_UNDEF", macro.range, "macro argument " + shown + " is not defined");
-        if (macro.name == "target")
-            d.hints.push_back("$target needs -p PID or -c COMMAND");
-        else
+        Diagnostic &d = error("D_MACRO_UNDEF", macro.range,
+                              std::string(numbered ? "macro argument " : "macro variable ") +
+                                  shown + " is not defined");
+        if (numbered)
             d.hints.push_back("pass it after the script, or use -x defaultargs");
         return nullptr;
     }
-    if (macro.as_string) {
-        out_.resolutions[&macro] = {.kind = Resolution::Kind::Constant, .text = *text};
+    auto string_constant = [&](std::string value) {
+        out_.resolutions[&macro] = {.kind = Resolution::Kind::Constant, .text = std::move(value)};
         return types_.string_type();
+    };
+    if (macro.as_string)
+        return string_constant(*text);
+
+    // $N is typed by its text, as dtrace's lexer does: an integer constant
+    // is an integer, an identifier is that name, anything else a string
+    // (whose surrounding double quotes, if any, are not part of it).
+    if (std::optional<MacroInteger> integer = parse_macro_integer(*text)) {
+        if (integer->overflow) {
+            error("D_MACRO_OFLOW", macro.range,
+                  "macro argument " + shown + " constant " + *text +
+                      " results in integer overflow");
+            return nullptr;
+        }
+        IntegerLiteral literal;
+        literal.value = integer->magnitude;
+        literal.is_unsigned = integer->is_unsigned;
+        literal.long_count = integer->long_count;
+        literal.base = integer->base;
+        const Type *type = check_integer(literal);
+        int64_t value = int64_t(integer->magnitude);
+        if (integer->negative)
+            value = wrap_to(int64_t(uint64_t(0) - integer->magnitude), type);
+        out_.resolutions[&macro] = {.kind = Resolution::Kind::Constant, .value = value};
+        return type;
     }
-    int64_t value = 0;
-    const char *begin = text->data(), *end = text->data() + text->size();
-    int base = 10;
-    if (text->size() > 2 && (*text)[0] == '0' && ((*text)[1] == 'x' || (*text)[1] == 'X')) {
-        begin += 2;
-        base = 16;
-    } else if (text->size() > 1 && (*text)[0] == '0') {
-        base = 8;
-    }
-    auto [ptr, ec] = std::from_chars(begin, end, value, base);
-    if (ec != std::errc() || ptr != end || begin == end) {
-        // As in dtrace, a $N that is not a number stands for the identifier it spells.
+    if (is_identifier(*text)) {
+        // dtrace substitutes the identifier; one that names nothing would
+        // be an error there, and is the string it spells here.
         Identifier substitute;
         substitute.range = macro.range;
         substitute.name = *text;
+        DiagnosticEngine attempt;
+        DiagnosticEngine *saved = std::exchange(diags_, &attempt);
         const Type *type = check(substitute);
+        diags_ = saved;
+        const std::vector<Diagnostic> &found = attempt.diagnostics();
+        if (!type && found.size() == 1 && found[0].code == "D_IDENT_UNDEF")
+            return string_constant(*text);
+        for (const Diagnostic &d : found) {
+            Diagnostic &copy = d.severity == Severity::Error
+                                   ? diags_->error(d.code, d.range, d.message)
+                                   : diags_->warning(d.code, d.range, d.message);
+            copy.hints = d.hints;
+        }
         if (auto it = out_.resolutions.find(&substitute); it != out_.resolutions.end()) {
             out_.resolutions[&macro] = it->second;
             out_.resolutions.erase(it);
         }
         return type;
     }
-    out_.resolutions[&macro] = {.kind = Resolution::Kind::Constant, .value = value};
-    return value > INT32_MAX || value < INT32_MIN ? types_.lookup("long") : types_.int_type();
+    if (text->size() >= 2 && text->front() == '"' && text->back() == '"')
+        return string_constant(text->substr(1, text->size() - 2));
+    return string_constant(*text);
 }
 
 const Type *Checker::store_variable(std::map<std::string, VariableInfo> &scope, VariableScope kind,

@@ -6,6 +6,7 @@
 #include "libtrace/consumer.h"
 #include "libtrace/kernel_symbols.h"
 #include "libtrace/options.h"
+#include "libtrace/probe_macros.h"
 #include "libtrace/user_symbols.h"
 #include "libtrace/vmlinux_btf.h"
 #include "providers/provider.h"
@@ -28,37 +29,6 @@
 namespace dtx::trace {
 
 namespace {
-
-// $1 .. $9, $target and friends in a probe description field. Without a target
-// process, $target stays as written, so the description matches nothing.
-std::string expand_macros(const std::string &field, const std::vector<std::string> &arguments,
-                          std::optional<pid_t> target_pid) {
-    std::string out;
-    for (size_t i = 0; i < field.size(); i++) {
-        if (field[i] == '$' && i + 1 < field.size() && std::isdigit(uint8_t(field[i + 1]))) {
-            size_t j = i + 1;
-            size_t n = 0;
-            while (j < field.size() && std::isdigit(uint8_t(field[j])))
-                n = n * 10 + size_t(field[j++] - '0');
-            if (n >= 1 && n <= arguments.size())
-                out += arguments[n - 1];
-            i = j - 1;
-            continue;
-        }
-        if (target_pid && field.compare(i, 7, "$target") == 0) {
-            out += std::to_string(*target_pid);
-            i += 6;
-            continue;
-        }
-        if (field.compare(i, 4, "$pid") == 0) {
-            out += std::to_string(getpid());
-            i += 3;
-            continue;
-        }
-        out += field[i];
-    }
-    return out;
-}
 
 // The most speculations a program may have (nspec).
 constexpr size_t kMaxSpeculations = 1024;
@@ -225,14 +195,33 @@ bool Session::compile(ast::Program &program, std::span<const ProgramUnit> units,
     // Probe descriptions -> probes, clause by clause.
     std::vector<std::vector<const Probe *>> clause_probes(program.clauses.size());
     std::map<const SourceFile *, size_t> matches_per_file;
+    const MacroValues macros =
+        MacroValues::of_this_process(options_.macro_arguments, options_.target_pid);
     for (size_t c = 0; c < program.clauses.size(); c++) {
         const ast::Clause &clause = *program.clauses[c];
         for (const ast::ProbeDescription &description : clause.probes) {
-            providers::ProbePattern pattern{
-                expand_macros(description.provider, options_.macro_arguments, options_.target_pid),
-                expand_macros(description.module, options_.macro_arguments, options_.target_pid),
-                expand_macros(description.function, options_.macro_arguments, options_.target_pid),
-                expand_macros(description.name, options_.macro_arguments, options_.target_pid)};
+            providers::ProbePattern pattern;
+            std::string macro_error;
+            bool expanded = true;
+            for (auto [field, text] : {std::pair{&pattern.provider, &description.provider},
+                                       std::pair{&pattern.module, &description.module},
+                                       std::pair{&pattern.function, &description.function},
+                                       std::pair{&pattern.name, &description.name}})
+                if (expanded) {
+                    std::optional<std::string> value =
+                        expand_probe_macros(*text, macros, macro_error);
+                    expanded = value.has_value();
+                    *field = value.value_or("");
+                }
+            if (!expanded) {
+                Diagnostic &d =
+                    diags.error("D_MACRO_UNDEF", description.range,
+                                "probe description " + description.text + ": " + macro_error);
+                if (macro_error.starts_with("macro argument"))
+                    d.hints.push_back("pass it after the script (-x defaultargs does not "
+                                      "apply to probe descriptions)");
+                continue;
+            }
             std::vector<const Probe *> found;
             std::vector<std::string> left_out; // unavailable providers a glob matched
             bool malformed = false;
@@ -284,6 +273,8 @@ bool Session::compile(ast::Program &program, std::span<const ProgramUnit> units,
                     if (auto why = provider->explain_no_match(pattern))
                         zero.hints.push_back(*why);
                 zero.hints.insert(zero.hints.end(), left_out.begin(), left_out.end());
+                if (!options_.target_pid && description.text.find("$target") != std::string::npos)
+                    zero.hints.push_back("$target is 0: no -c or -p gave a process to trace");
                 zero.hints.push_back("dtx -l lists the probes; -Z permits descriptions that "
                                      "match nothing");
             }

@@ -231,8 +231,23 @@ TEST(Options, CommandAndPidCombine) {
     EXPECT_EQ(options.pids, (std::vector<int>{1}));
 }
 
+TEST(Options, PidMayHaveWhiteSpaceAround) {
+    Options options = parse_ok({"-p", " 123", "-p", "456 ", "-p", "\t789\n", "-n", "BEGIN"});
+    EXPECT_EQ(options.pids, (std::vector<int>{123, 456, 789}));
+}
+
+TEST(Options, SeveralPidsNeedSeveralOptions) {
+    // dtrace takes one pid per -p ("invalid pid: 123,456"); so does dtx, and says how.
+    for (const char *list : {"123,456", "123 456", "123, 456"}) {
+        EXPECT_EQ(parse_error({"-p", list, "-n", "BEGIN"}),
+                  "invalid pid '" + std::string(list) +
+                      "' for -p: one process per -p; grab several with -p PID -p PID")
+            << "pid " << list;
+    }
+}
+
 TEST(Options, PidMustBeAPositiveInteger) {
-    for (const char *bad : {"abc", "0", "-5", "12x", "", " 12", "+12", "99999999999"}) {
+    for (const char *bad : {"abc", "0", "-5", "12x", "", " ", "1 2x", "+12", "99999999999"}) {
         EXPECT_EQ(parse_error({"-p", bad, "-n", "BEGIN"}),
                   "invalid pid '" + std::string(bad) + "' for -p: expected a positive integer")
             << "pid " << bad;

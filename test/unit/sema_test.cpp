@@ -545,6 +545,46 @@ TEST(SemaMacros, NumberedArguments) {
     EXPECT_EQ(errors("BEGIN { trace($4); }", options), Codes{"D_MACRO_UNDEF@1:15"});
 }
 
+// dtrace's lexer: an integer constant is an integer, an identifier that name,
+// anything else a string; dtx makes an identifier that names nothing a string.
+TEST(SemaMacros, ArgumentsAreTypedByTheirText) {
+    CheckOptions options;
+    options.macro_arguments = {"bash",   "\"bash\"", "/tmp/x",   "a b", "-5", "+7",        "010",
+                               "0x10ul", "08",       "execname", "",    "\"", "2147483648"};
+    auto text_of = [&](const char *macro) -> std::optional<std::string> {
+        auto c = check(std::string("BEGIN { trace(") + macro + "); }", options);
+        auto it = c->result.resolutions.find(&traced(*c));
+        if (it == c->result.resolutions.end())
+            return std::nullopt;
+        return it->second.text;
+    };
+    EXPECT_EQ(type_of("$1", "", options), "string");
+    EXPECT_EQ(text_of("$1"), "bash");
+    EXPECT_EQ(text_of("$2"), "bash"); // the quotes are stripped
+    EXPECT_EQ(text_of("$3"), "/tmp/x");
+    EXPECT_EQ(text_of("$4"), "a b");
+    EXPECT_EQ(value_of("$5", "", options), -5);
+    EXPECT_EQ(type_of("$5", "", options), "int");
+    EXPECT_EQ(value_of("$6", "", options), 7);
+    EXPECT_EQ(value_of("$7", "", options), 8);
+    EXPECT_EQ(value_of("$8", "", options), 16);
+    EXPECT_EQ(type_of("$8", "", options), "unsigned long");
+    EXPECT_EQ(text_of("$9"), "08");                   // not an octal constant
+    EXPECT_EQ(type_of("$10", "", options), "string"); // execname, the built-in
+    EXPECT_EQ(text_of("$11"), "");
+    EXPECT_EQ(text_of("$12"), "\"");
+    EXPECT_EQ(type_of("$13", "", options), "long");
+    EXPECT_EQ(text_of("$$5"), "-5");
+    EXPECT_EQ(text_of("$$2"), "\"bash\"");
+    EXPECT_EQ(errors("BEGIN { x = $1 + 1; }", options), Codes{"D_OP_ARITH@1:13"});
+}
+
+TEST(SemaMacros, IntegerOverflowIsAnError) {
+    CheckOptions options;
+    options.macro_arguments = {"99999999999999999999"};
+    EXPECT_EQ(errors("BEGIN { trace($1); }", options), Codes{"D_MACRO_OFLOW@1:15"});
+}
+
 TEST(SemaMacros, DefaultArgs) {
     EXPECT_EQ(errors("BEGIN { trace($1); }"), Codes{"D_MACRO_UNDEF@1:15"});
     CheckOptions options;
@@ -555,10 +595,9 @@ TEST(SemaMacros, DefaultArgs) {
 }
 
 TEST(SemaMacros, TargetAndProcessVariables) {
-    auto c = check("BEGIN { trace($target); }");
-    const Diagnostic &d = only_diagnostic(*c);
-    EXPECT_EQ(d.code, "D_MACRO_UNDEF");
-    EXPECT_EQ(d.hints, std::vector<std::string>{"$target needs -p PID or -c COMMAND"});
+    // As in dtrace, $target is 0 without -c or -p.
+    EXPECT_EQ(value_of("$target", ""), 0);
+    EXPECT_EQ(errors("BEGIN { trace($nosuch); }"), Codes{"D_MACRO_UNDEF@1:15"});
     CheckOptions options;
     options.target_pid = 1234;
     options.dtx_pid = 99;
