@@ -7,7 +7,8 @@
  * Columns: FROM and COMM the calling process, SYSCALL kill or tgkill, SIG
  *          the signal number (0 checks that the target exists), TO the
  *          target pid (for kill: 0 the caller's process group, -1 every
- *          process, -N process group N), RESULT 0 on success, ERR the errno.
+ *          process, -N process group N), RESULT 0 on success, -1 on
+ *          failure, ERR the errno.
  */
 #pragma D option quiet
 #pragma D option switchrate=10hz
@@ -38,7 +39,7 @@ syscall::tgkill:return
 /self->called/
 {
 	printf("%7d %-16s %-7s %4d %7d %6d %3d\n", pid, execname, probefunc, self->sig,
-	    self->target, (int)arg1, errno);
+	    self->target, errno != 0 ? -1 : (int)arg1, errno);
 	self->target = 0;
 	self->sig = 0;
 	self->called = 0;

@@ -43,6 +43,6 @@ syscall::set*id:return
 /self->args != NULL/
 {
 	printf("%6d %7d %7d %-16s %-10s %-20s %4d %3d\n", uid, pid, ppid, execname, probefunc,
-	    self->args, (int)arg1, errno);
+	    self->args, errno != 0 ? -1 : (int)arg1, errno);
 	self->args = NULL;
 }
