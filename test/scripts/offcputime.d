@@ -1,9 +1,9 @@
 #!/usr/sbin/dtx -s
 /*
- * offcputime: where threads block and for how long: the time from
- * sched:::off-cpu until the sched_switch that puts the thread back on a
- * CPU, summed by process, thread state and kernel stack, printed when
- * tracing ends.
+ * offcputime: where threads block and for how long: the time from the
+ * sched_switch that takes a thread off a CPU to the one that puts it back,
+ * summed by process, thread state and kernel stack, printed when tracing
+ * ends.
  * Usage: offcputime.d                  (Ctrl-C to stop and print)
  *        dtx -s offcputime.d -c 'cmd'  (prints when cmd exits)
  * Output: for each COMM, PID and STATE (S sleeping, R preempted while
@@ -15,8 +15,13 @@
 /* Declared: the first assignment in the text frees an element (= 0). */
 uint64_t offtime[int];
 
-sched:::off-cpu
-/pid != 0/
+/*
+ * sched_switch fires in the context of the thread leaving the CPU (args[1]
+ * prev_pid), so stack() is where it blocked. (sched:::off-cpu would do, but
+ * its stack() begins with dtx's own BPF frames.)
+ */
+sdt:sched::sched_switch
+/args[1] != 0/
 {
 	offtime[tid] = timestamp;
 	offstack[tid] = stack();
