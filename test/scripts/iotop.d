@@ -1,7 +1,7 @@
 #!/usr/sbin/dtx -s
 /*
  * iotop: block device I/O summarized by process, device and direction,
- * every five seconds, the busiest first.
+ * every five seconds, the busiest last (as DTrace sorts aggregations).
  * Usage: iotop.d                  (Ctrl-C to stop)
  *        dtx -s iotop.d -c 'cmd'  (stops when cmd exits, with a last summary)
  * Columns: PID and COMM the process that issued the requests, DEVICE the

@@ -5,7 +5,7 @@
  * Usage: dtx -s procsystime.d -p PID      (Ctrl-C to stop and print)
  *        dtx -s procsystime.d -c 'cmd'    (prints when cmd exits)
  * Columns: SYSCALL the system call, CALLS how many calls returned, TIME(ns)
- *          their total elapsed time in nanoseconds, the largest first.
+ *          their total elapsed time in nanoseconds; the most called last.
  */
 #pragma D option quiet
 
