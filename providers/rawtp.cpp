@@ -291,6 +291,9 @@ private:
         Trampoline t;
         t.spec.section = "raw_tp";
         t.spec.probes = probes;
+        // The clause, this program and bpf_trace_runN: stacks start where the
+        // kernel calls the tracepoint.
+        t.spec.kernel_stack_skip = 3;
         uint32_t id = probes.front()->id;
         t.spec.emit = [count, with_cookies, id](codegen::TrampolineBuilder &b) {
             llvm::IRBuilder<> &ir = b.ir();

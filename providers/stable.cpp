@@ -149,6 +149,9 @@ private:
         t.spec.section = "raw_tp";
         t.spec.probes = {&probe};
         t.spec.sets_current_task = stable.current_task != nullptr;
+        // The clause, this program and bpf_trace_runN: stacks start where the
+        // kernel calls the tracepoint.
+        t.spec.kernel_stack_skip = 3;
         t.spec.emit = [&stable, count, id = probe.id](codegen::TrampolineBuilder &b) {
             llvm::IRBuilder<> &ir = b.ir();
             llvm::Value *ctx = b.entry().getArg(0);
