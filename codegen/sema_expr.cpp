@@ -334,7 +334,9 @@ const Type *Checker::check_binary(Binary &binary) {
         if (!is_integer(lhs) || !is_integer(rhs)) {
             if (is_string(lhs) || is_string(rhs))
                 return incompatible("D_OP_ARITH", "cannot do arithmetic on strings");
-            return incompatible("D_OP_ARITH", "needs integer operands");
+            // % is an integer operator (dtrace's D_OP_INT); + - * / arithmetic.
+            return incompatible(binary.op == BinaryOp::Mod ? "D_OP_INT" : "D_OP_ARITH",
+                                "needs integer operands");
         }
         if ((binary.op == BinaryOp::Div || binary.op == BinaryOp::Mod)) {
             // The annotation must be there before constant_value looks at it.

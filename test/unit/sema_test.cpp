@@ -871,6 +871,22 @@ TEST(SemaOperators, NoArithmeticOnStrings) {
     EXPECT_EQ(errors("BEGIN { s = execname; s++; }"), Codes{"D_OP_SCALAR@1:23"});
 }
 
+TEST(SemaOperators, IntegerOperatorsNeedIntegers) {
+    // %, <<, >>, &, |, ^ and ~ take integers only: a pointer is not one.
+    const std::string p = "BEGIN { p = (char *)arg0; ";
+    EXPECT_EQ(errors(p + "trace(p % 2); }"), Codes{"D_OP_INT@1:33"});
+    EXPECT_EQ(errors(p + "trace(p << 1); }"), Codes{"D_OP_INT@1:33"});
+    EXPECT_EQ(errors(p + "trace(~p); }"), Codes{"D_OP_INT@1:33"});
+    EXPECT_EQ(errors(p + "trace(p & 1); }"), Codes{"D_OP_INT@1:33"});
+    // Indexes of built-in arrays and args[] are integers.
+    EXPECT_EQ(errors("BEGIN { trace(args[\"a\"]); }"), Codes{"D_OP_INT@1:20"});
+    EXPECT_EQ(errors("BEGIN { trace(uregs[\"a\"]); }"), Codes{"D_OP_INT@1:21"});
+}
+
+TEST(SemaOperators, VoidIsNoValue) {
+    EXPECT_EQ(errors("BEGIN { x = bcopy((void *)arg0, alloca(1), 1); }"), Codes{"D_OP_VFPTR@1:13"});
+}
+
 TEST(SemaOperators, StringsDoNotCompareWithIntegers) {
     auto c = check("BEGIN /execname == 1/ { }");
     const Diagnostic &d = only_diagnostic(*c);
