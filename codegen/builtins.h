@@ -37,6 +37,11 @@ struct BuiltinVariable {
 // execargs: the current process's arguments (codegen/functions/process.cpp).
 codegen::Value lower_execargs(codegen::Lowering &lowering, const ast::Expr &expr,
                               codegen::ClauseState &state);
+// cwd and root: the current process's directories (codegen/functions/files.cpp).
+codegen::Value lower_cwd(codegen::Lowering &lowering, const ast::Expr &expr,
+                         codegen::ClauseState &state);
+codegen::Value lower_root(codegen::Lowering &lowering, const ast::Expr &expr,
+                          codegen::ClauseState &state);
 
 // args[] is typed per probe by its provider; until then it is int64_t[] like
 // arg0..arg9. curthread is a void * here; the checker makes it a struct

@@ -16,8 +16,9 @@ Value Lowering::bound_parameter(const sema::Resolution &resolution, const ast::E
     return {const64(0), expr.type};
 }
 
-Value Lowering::lower_inline_call(const ast::Subscript &use,
-                                  const ast::InlineDefinition &definition, ClauseState &state) {
+Lowering::Binding Lowering::bind_inline_arguments(const ast::Subscript &use,
+                                                  const ast::InlineDefinition &definition,
+                                                  ClauseState &state) {
     const std::vector<const sema::Type *> &parameters =
         input_.checked.inline_parameters.at(&definition);
     Binding binding{&definition, {}};
@@ -27,7 +28,12 @@ Value Lowering::lower_inline_call(const ast::Subscript &use,
         argument.type = parameters[i];
         binding.values.push_back(argument);
     }
-    bindings_.push_back(std::move(binding));
+    return binding;
+}
+
+Value Lowering::lower_inline_call(const ast::Subscript &use,
+                                  const ast::InlineDefinition &definition, ClauseState &state) {
+    bindings_.push_back(bind_inline_arguments(use, definition, state));
     Value value = lower(*definition.value, state);
     bindings_.pop_back();
     value.value = convert(value.value, definition.value->type, use.type);
@@ -73,6 +79,21 @@ std::optional<Value> Lowering::lower_translated_member(const ast::Expr &base,
         return translate_member(*xlate, member, type, state);
     if (const ast::Expr *substitute = substitute_of(base)) // args[N] of a stable provider
         return lower_translated_member(*substitute, member, type, state);
+    // An associative-array inline whose value is a translation (fds[fd]):
+    // the member only, with the inline's parameters bound.
+    if (const auto *use = base.as<ast::Subscript>()) {
+        auto it = input_.checked.resolutions.find(use->base.get());
+        if (it == input_.checked.resolutions.end() ||
+            it->second.kind != sema::Resolution::Kind::Inline ||
+            it->second.inline_definition->parameters.empty() ||
+            !it->second.inline_definition->value->as<ast::Xlate>())
+            return std::nullopt;
+        const ast::InlineDefinition &definition = *it->second.inline_definition;
+        bindings_.push_back(bind_inline_arguments(*use, definition, state));
+        Value value = translate_member(*definition.value->as<ast::Xlate>(), member, type, state);
+        bindings_.pop_back();
+        return value;
+    }
     // An inline whose value is a translation (curpsinfo): the member only.
     if (base.kind == ast::Expr::Kind::Identifier) {
         auto it = input_.checked.resolutions.find(&base);

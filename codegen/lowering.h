@@ -429,6 +429,9 @@ public:
         std::vector<Value> values;
     };
     std::vector<Binding> bindings_;
+    // An associative-array inline's arguments, converted to its parameters.
+    Binding bind_inline_arguments(const ast::Subscript &use,
+                                  const ast::InlineDefinition &definition, ClauseState &state);
     std::optional<std::set<sema::ProbeData>> builtins_read_; // reads_builtin(), on first use
     std::map<const sema::Type *, uint32_t> printed_types_;   // see printed_type()
     const CompileInput &input_;

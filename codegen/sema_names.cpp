@@ -82,8 +82,8 @@ bool is_identifier(std::string_view text) {
 // DTrace's built-in variables that dtx does not provide, and why.
 const char *unavailable_builtin(std::string_view name) {
     static constexpr std::pair<std::string_view, const char *> kUnavailable[] = {
-        {"curcpu", "it needs the D library's cpuinfo_t translator, which dtx does not have yet"},
-        {"fds", "it needs the D library's fileinfo_t translator, which dtx does not have yet"},
+        {"curcpu", "Linux gives a probe no chip or locality group of its CPU (cpuinfo_t); cpu is "
+                   "its number"},
         {"ipl", "Linux has no interrupt priority level"},
         {"lgrp", "Linux has no Solaris locality groups"},
         {"chip", "Linux has no Solaris chip identifiers"},

@@ -82,3 +82,22 @@ translator fileinfo_t < struct request *R > {
 	fi_mount = "<none>";
 	fi_oflags = 0;
 };
+
+/* An open file: what fds[] gives for each of a process's descriptors. */
+translator fileinfo_t < struct file *F > {
+	fi_name = F == NULL ? "<none>" : basename(d_path(&F->f_path));
+	fi_dirname = F == NULL ? "<none>" : dirname(d_path(&F->f_path));
+	fi_pathname = F == NULL ? "<none>" : d_path(&F->f_path);
+	fi_offset = F == NULL ? 0 : F->f_pos;
+	fi_fs = F == NULL ? "<none>" : stringof(F->f_path.mnt->mnt_sb->s_type->name);
+	fi_mount = F == NULL ? "<none>" : _dtx_mountpoint(F->f_path.mnt);
+	fi_oflags = F == NULL ? 0 : F->f_flags;
+};
+
+/*
+ * fds[fd]: the current process's open file fd, or "<none>" for a
+ * descriptor that is not open.
+ */
+inline fileinfo_t fds[int fd] = xlate <fileinfo_t> (
+    fd >= 0 && fd < curthread->files->fdt->max_fds ?
+    curthread->files->fdt->fd[fd] : NULL);

@@ -9,7 +9,7 @@
 //     the record: its lowering puts that function in the ActionDescription.
 // Descriptors are grouped by family, one file each (strings.cpp, actions.cpp,
 // aggregations.cpp, memory.cpp, network.cpp, symbols.cpp, speculations.cpp,
-// destructive.cpp, process.cpp, subroutines.cpp);
+// destructive.cpp, process.cpp, files.cpp, subroutines.cpp);
 // table.cpp joins the families. Adding a
 // function touches its family's file only (plus, where it needs one, a helper
 // in the BPF run-time library, codegen/runtime/dtx_runtime.c).
@@ -206,6 +206,7 @@ std::span<const FunctionDescriptor> symbol_functions();
 std::span<const FunctionDescriptor> speculation_functions();
 std::span<const FunctionDescriptor> destructive_functions();
 std::span<const FunctionDescriptor> process_functions();
+std::span<const FunctionDescriptor> file_functions();
 std::span<const FunctionDescriptor> other_subroutines();
 
 const FunctionDescriptor *find_function(std::string_view name);

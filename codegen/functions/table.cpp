@@ -15,7 +15,7 @@ struct FunctionTable {
         for (auto family :
              {string_functions(), action_functions(), aggregation_functions(), memory_functions(),
               network_functions(), symbol_functions(), speculation_functions(),
-              destructive_functions(), process_functions(), other_subroutines()})
+              destructive_functions(), process_functions(), file_functions(), other_subroutines()})
             for (const FunctionDescriptor &function : family)
                 by_name.push_back(&function);
         std::sort(by_name.begin(), by_name.end(),

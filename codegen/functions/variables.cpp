@@ -135,51 +135,6 @@ Value lower_caller(Lowering &l, const ast::Expr &expr, ClauseState &state) {
     return {l.load64(l.at(buffer, 8)), expr.type};
 }
 
-// cwd and root: the current process's working and root directories, as
-// d_path() gives them: cwd seen from the process's root, root from the
-// namespace's (a chrooted process's root is not "/").
-Value fs_path(Lowering &l, const ast::Expr &expr, ClauseState &state, bool root_directory) {
-    llvm::Value *offsets = l.path_offsets(expr);
-    std::optional<uint64_t> fs = l.kernel_member_offset(expr, "task_struct", "fs");
-    std::optional<uint64_t> pwd = l.kernel_member_offset(expr, "fs_struct", "pwd");
-    std::optional<uint64_t> root = l.kernel_member_offset(expr, "fs_struct", "root");
-    std::optional<uint64_t> mnt = l.kernel_member_offset(expr, "path", "mnt");
-    std::optional<uint64_t> dentry = l.kernel_member_offset(expr, "path", "dentry");
-    if (!offsets || !fs || !pwd || !root || !mnt || !dentry)
-        return {l.string_literal(""), expr.type};
-    llvm::IRBuilder<> &ir = l.ir();
-    llvm::Value *word = l.scratch(state, 8);
-    auto read = [&](llvm::Value *address) {
-        l.store64(l.const64(0), word);
-        l.call_helper(BPF_FUNC_probe_read_kernel, l.i64(), {word, ir.getInt32(8), address});
-        return l.load64(word);
-    };
-    llvm::Value *task = l.current_task(state);
-    llvm::Value *files = read(ir.CreateAdd(task, l.const64(*fs)));
-    auto field = [&](uint64_t path, uint64_t member) {
-        return read(ir.CreateAdd(files, l.const64(path + member)));
-    };
-    llvm::Value *dst = l.scratch(state, uint32_t(l.strsize()));
-    llvm::Value *request = l.scratch(state, uint32_t(32 + 3 * l.strsize()));
-    const uint64_t which = root_directory ? *root : *pwd;
-    // The root's own path is seen from no root: the walk goes to the top.
-    llvm::Value *start[] = {field(which, *dentry), field(which, *mnt),
-                            root_directory ? l.const64(0) : field(*root, *dentry),
-                            root_directory ? l.const64(0) : field(*root, *mnt)};
-    for (unsigned i = 0; i < 4; i++)
-        l.store64(start[i], l.at(request, 8 * i));
-    l.runtime_call("dtx_rt_dentry_path", {dst, request, offsets, l.const64(l.strsize())});
-    return {dst, expr.type};
-}
-
-Value lower_cwd(Lowering &l, const ast::Expr &expr, ClauseState &state) {
-    return fs_path(l, expr, state, false);
-}
-
-Value lower_root(Lowering &l, const ast::Expr &expr, ClauseState &state) {
-    return fs_path(l, expr, state, true);
-}
-
 // zonename: Linux has no zones; every process is in dtrace's "global" zone.
 Value lower_zonename(Lowering &l, const ast::Expr &expr, ClauseState &) {
     return {l.string_literal("global"), expr.type};
