@@ -284,8 +284,14 @@ private:
                         found.files.push_back({module.open_path, {}});
                     }
                 }
-                if (it->second)
-                    found.files[*it->second].processes.push_back({pid, &module});
+                if (!it->second)
+                    continue;
+                NoteFile &file = found.files[*it->second];
+                file.processes.push_back({pid, &module});
+                // A path of dtx's own namespace outlives the process whose
+                // /proc/PID/root another would go through.
+                if (file.open_path.starts_with("/proc/") && !module.open_path.starts_with("/proc/"))
+                    file.open_path = module.open_path;
             }
         }
         found.milliseconds =
