@@ -387,12 +387,18 @@ private:
         }
         std::vector<std::string> notes;
         for (const auto &[path, what] : by_file) {
+            // A few of the processes by pid (libc* would name them all).
+            constexpr size_t kNamed = 8;
             std::string pids;
             if (search_)
                 for (const NoteFile &file : search_->files)
-                    if (file.open_path == path)
-                        for (const auto &process : file.processes)
-                            pids += " " + std::to_string(process.first);
+                    if (file.open_path == path) {
+                        for (size_t i = 0; i < file.processes.size() && i < kNamed; i++)
+                            pids += " " + std::to_string(file.processes[i].first);
+                        if (file.processes.size() > kNamed)
+                            pids +=
+                                " and " + std::to_string(file.processes.size() - kNamed) + " more";
+                    }
             notes.push_back("usdt: " + path + ": " + std::to_string(what.first.size()) +
                             (what.first.size() == 1 ? " probe, " : " probes, ") +
                             std::to_string(what.second) + (what.second == 1 ? " site" : " sites") +
