@@ -165,8 +165,10 @@ int run(const dtx::cmd::Options &options) {
                 }
                 *field = *expanded;
             }
-        int status = dtx::cmd::list_probes(dtx::providers::make_providers({&targets}), filters,
-                                           options.verbose, out, stderr);
+        dtx::providers::ProviderContext provider_context{&targets};
+        provider_context.listing = true;
+        int status = dtx::cmd::list_probes(dtx::providers::make_providers(provider_context),
+                                           filters, options.verbose, out, stderr);
         if (out != stdout)
             std::fclose(out);
         return status;

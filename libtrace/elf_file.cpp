@@ -638,6 +638,25 @@ std::variant<std::shared_ptr<const ElfFile>, std::string> ElfFile::open(const st
 
 ElfFile::~ElfFile() = default;
 
+bool elf_file_has_section(const std::string &path, std::string_view name) {
+    ElfHandle handle;
+    if (handle.open(path))
+        return false;
+    size_t names_index = 0;
+    if (elf_getshdrstrndx(handle.get(), &names_index) != 0)
+        return false;
+    for (Elf_Scn *scn = elf_nextscn(handle.get(), nullptr); scn;
+         scn = elf_nextscn(handle.get(), scn)) {
+        GElf_Shdr header;
+        if (!gelf_getshdr(scn, &header))
+            continue;
+        const char *section_name = elf_strptr(handle.get(), names_index, header.sh_name);
+        if (section_name && name == section_name)
+            return true;
+    }
+    return false;
+}
+
 std::vector<const ElfFunction *> ElfFile::find(std::string_view name) const {
     std::string_view version;
     bool default_only = false;

@@ -128,6 +128,11 @@ private:
 
 // Parsed files by identity (device, inode, size, mtime), so a library that
 // many modules, processes and probes name is read once per session. Thread safe.
+// Whether the ELF file at `path` has a section named `name` (".note.stapsdt"),
+// from its section headers alone: much cheaper than ElfFile::open(), which
+// reads the symbol tables, for sorting many files. False when it cannot be read.
+bool elf_file_has_section(const std::string &path, std::string_view name);
+
 class ElfFileCache {
 public:
     std::variant<std::shared_ptr<const ElfFile>, std::string> get(const std::string &path);

@@ -143,6 +143,10 @@ struct ProviderContext {
     const trace::TargetProcesses *targets = nullptr;
     std::shared_ptr<trace::ElfFileCache> elf_files = std::make_shared<trace::ElfFileCache>();
     std::shared_ptr<KernelFunctionCatalog> kernel_functions = nullptr;
+    // For -l: probes are only listed, never enabled. The usdt provider then
+    // names a system-wide glob's probes per process (python1234:...), as
+    // dtrace lists them, instead of per file as it enables them.
+    bool listing = false;
 };
 
 // Whether a probe description's name field could name a kernel tracepoint

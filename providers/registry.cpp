@@ -14,12 +14,18 @@ std::vector<std::unique_ptr<Provider>> make_providers(const ProviderContext &con
     providers.push_back(make_sdt_provider());
     providers.push_back(make_rawtp_provider());
     providers.push_back(make_pid_provider(context));
-    providers.push_back(make_usdt_provider(context));
+    // The other providers' names, for the usdt provider to tell a glob
+    // meant for them (s*, *) from one for the USDT providers of every process.
+    auto names = std::make_shared<std::vector<std::string>>();
+    providers.push_back(make_usdt_provider(context, names));
     auto kernel_functions = context.kernel_functions ? context.kernel_functions
                                                      : std::make_shared<KernelFunctionCatalog>();
     providers.push_back(make_fbt_provider(kernel_functions));
     providers.push_back(make_kprobe_provider(kernel_functions));
     providers.push_back(make_fentry_provider(kernel_functions));
+    for (const auto &provider : providers)
+        names->emplace_back(provider->name());
+    names->emplace_back("tracepoint"); // sdt's alias
     return providers;
 }
 

@@ -428,6 +428,22 @@ TEST(ElfFile, SectionsOfNotes) {
     EXPECT_NE(base->address, 0u);
 }
 
+// The cheap test the usdt provider sorts every process's files with.
+TEST(ElfFile, HasSectionFromTheHeadersAlone) {
+    EXPECT_FALSE(elf_file_has_section(trigger("dtx-funcs"), ".note.stapsdt"));
+    EXPECT_TRUE(elf_file_has_section(trigger("dtx-funcs"), ".text"));
+    EXPECT_FALSE(elf_file_has_section("/nonexistent/dtx-elf", ".text"));
+    TemporaryDirectory directory;
+    EXPECT_FALSE(elf_file_has_section(directory.write("text", "not ELF\n"), ".text"));
+    const std::string truncated =
+        directory.write("truncated", read_file(trigger("dtx-funcs")).substr(0, 200));
+    EXPECT_FALSE(elf_file_has_section(truncated, ".text"));
+    const std::string usdt = trigger("dtx-usdt");
+    if (access(usdt.c_str(), R_OK) != 0)
+        GTEST_SKIP() << "no " << usdt;
+    EXPECT_TRUE(elf_file_has_section(usdt, ".note.stapsdt"));
+}
+
 TEST(ElfFile, ErrorsNameTheFile) {
     EXPECT_EQ(open_error("/nonexistent/dtx-elf"),
               "/nonexistent/dtx-elf: No such file or directory");

@@ -108,7 +108,8 @@ TEST(PidProvider, ProblemsNameWhatIsMissing) {
     std::optional<std::string> module =
         pid->explain_no_match({"pid" + self(), "libnothere.so", "f", "entry"});
     ASSERT_TRUE(module);
-    EXPECT_TRUE(module->starts_with("pid " + self() + " has no module 'libnothere.so'; its modules are a.out ("))
+    EXPECT_TRUE(module->starts_with("pid " + self() +
+                                    " has no module 'libnothere.so'; its modules are a.out ("))
         << *module;
 
     Matched inside = match(*pid, table, {"pid" + self(), "libc.so.6", "malloc", "1"});
@@ -120,7 +121,8 @@ TEST(PidProvider, ProblemsNameWhatIsMissing) {
 TEST(PidProvider, NamesThatAreNotProbesMatchNothing) {
     auto pid = make_pid_provider({});
     trace::ProbeTable table;
-    EXPECT_TRUE(match(*pid, table, {"pid" + self(), "libc.so.6", "malloc", "BEGIN"}).probes.empty());
+    EXPECT_TRUE(
+        match(*pid, table, {"pid" + self(), "libc.so.6", "malloc", "BEGIN"}).probes.empty());
     EXPECT_TRUE(match(*pid, table, {"syscall", "", "read", "entry"}).probes.empty());
     EXPECT_TRUE(match(*pid, table, {"", "", "", "entry"}).probes.empty()); // no pid named
 }
@@ -185,13 +187,15 @@ TEST(UsdtProvider, FindsAProcesssProbesInItsExecutableAndLibraries) {
     EXPECT_EQ(provider->arguments(*tick.probes[0]).at(1).type, "int64_t");
 
     ASSERT_EQ(lib.probes.size(), 1u);
-    EXPECT_EQ(lib.probes[0]->name.full(), "dtxlib" + pid + ":libdtx-usdt-lib.so:dtxlib_call:lib-call");
+    EXPECT_EQ(lib.probes[0]->name.full(),
+              "dtxlib" + pid + ":libdtx-usdt-lib.so:dtxlib_call:lib-call");
     EXPECT_EQ(all.probes.size(), 4u); // loop-start, tick, guarded, lib-call
     bool guarded_has_semaphore = false;
     for (const trace::Probe *probe : all.probes)
         if (probe->name.name == "guarded")
             guarded_has_semaphore =
-                static_cast<const UprobeProbeData &>(*probe->data).sites[0].place.ref_ctr_offset != 0;
+                static_cast<const UprobeProbeData &>(*probe->data).sites[0].place.ref_ctr_offset !=
+                0;
     EXPECT_TRUE(guarded_has_semaphore);
     EXPECT_TRUE(provider->owns("dtxtest" + pid));
     EXPECT_TRUE(provider->owns("usdt"));
@@ -212,6 +216,57 @@ TEST(UsdtProvider, PathFormTracesEveryProcess) {
     Matched missing = match(*provider, table, {"usdt", "/no/such/file", "p", "n"});
     ASSERT_TRUE(missing.problem);
     EXPECT_NE(missing.problem->find("/no/such/file"), std::string::npos);
+}
+
+TEST(UsdtProvider, SystemWideGlobNamesProbesPerFileAndListsThemPerProcess) {
+    std::string usdt = DTX_BINARY_DIR "/test/triggers/dtx-usdt";
+    if (access(usdt.c_str(), X_OK) != 0)
+        GTEST_SKIP() << usdt << " is not built";
+    pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        execl(usdt.c_str(), usdt.c_str(), "sleep", "5000", "1", static_cast<char *>(nullptr));
+        _exit(127);
+    }
+    usleep(300 * 1000);
+    std::string pid = std::to_string(child);
+    auto names = std::make_shared<std::vector<std::string>>(
+        std::vector<std::string>{"dtrace", "profile", "syscall", "sdt", "pid", "usdt"});
+    auto provider = make_usdt_provider({}, names);
+    trace::ProbeTable table;
+    Matched every = match(*provider, table, {"dtxtes?", "", "", "tick"});
+    // Globs that name other providers do not search every process.
+    Matched star = match(*provider, table, {"*", "", "", "tick"});
+    Matched s = match(*provider, table, {"s*", "", "", "tick"});
+    // Only this process's pid-suffixed name: that process alone.
+    Matched one = match(*provider, table, {"dtxtest" + pid + "*", "", "", "tick"});
+    ProviderContext listing_context;
+    listing_context.listing = true;
+    auto lister = make_usdt_provider(listing_context, names);
+    trace::ProbeTable listed_table;
+    Matched listed = match(*lister, listed_table, {"dtxtes?", "", "", "tick"});
+    kill(child, SIGKILL);
+    waitpid(child, nullptr, 0);
+
+    ASSERT_FALSE(every.problem);
+    ASSERT_EQ(every.probes.size(), 1u);
+    EXPECT_EQ(every.probes[0]->name.provider, "dtxtest");
+    EXPECT_EQ(every.probes[0]->name.module, "dtx-usdt");
+    EXPECT_EQ(static_cast<const UprobeProbeData &>(*every.probes[0]->data).pid, -1);
+    EXPECT_TRUE(provider->owns("dtxtest"));
+    EXPECT_TRUE(star.probes.empty());
+    EXPECT_TRUE(s.probes.empty());
+    ASSERT_EQ(one.probes.size(), 1u);
+    EXPECT_EQ(one.probes[0]->name.provider, "dtxtest" + pid);
+    EXPECT_EQ(static_cast<const UprobeProbeData &>(*one.probes[0]->data).pid, child);
+    // (Other dtx-usdt processes, of other test runs, may be listed too.)
+    EXPECT_TRUE(
+        std::any_of(listed.probes.begin(), listed.probes.end(), [&](const trace::Probe *probe) {
+            return probe->name.provider == "dtxtest" + pid;
+        }));
+    for (const trace::Probe *probe : listed.probes)
+        EXPECT_NE(probe->name.provider, "dtxtest");
+    EXPECT_FALSE(lister->owns("dtxtest"));
 }
 
 TEST(X86Instructions, FindsInstructionStarts) {
