@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace dtx::codegen {
@@ -33,6 +34,11 @@ struct CompileOptions {
     // current task (ppid, vtimestamp): ("task_struct", "real_parent") -> bytes.
     std::function<std::optional<uint64_t>(std::string_view type, std::string_view member)>
         kernel_member_offset;
+    // The address of a kernel symbol ("jiffies", module "" for any) from
+    // /proc/kallsyms, for `symbol kernel variables; the text says why not.
+    std::function<std::variant<uint64_t, std::string>(std::string_view name,
+                                                      std::string_view module)>
+        kernel_symbol_address;
     bool want_ir = false;       // keep the IR text (--dump=ir)
     bool want_assembly = false; // keep the BPF assembly (--dump=bpf)
 };

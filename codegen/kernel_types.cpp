@@ -319,6 +319,29 @@ std::optional<std::pair<const Type *, int64_t>> KernelTypes::enumerator(std::str
     return std::make_pair(type, it->second.second);
 }
 
+const Type *KernelTypes::variable(std::string_view name) {
+    if (!available())
+        return nullptr;
+    if (!variables_) {
+        variables_.emplace();
+        const uint32_t count = btf__type_cnt(btf_);
+        for (uint32_t id = 1; id < count; id++) {
+            const btf_type *t = btf__type_by_id(btf_, id);
+            if (!btf_is_datasec(t) ||
+                std::string_view(btf__name_by_offset(btf_, t->name_off)) == ".data..percpu")
+                continue;
+            const btf_var_secinfo *info = btf_var_secinfos(t);
+            for (int i = 0; i < btf_vlen(t); i++, info++) {
+                const btf_type *var = btf__type_by_id(btf_, info->type);
+                if (var && btf_is_var(var))
+                    variables_->try_emplace(btf__name_by_offset(btf_, var->name_off), var->type);
+            }
+        }
+    }
+    auto it = variables_->find(name);
+    return it == variables_->end() ? nullptr : import(it->second);
+}
+
 const std::vector<std::string> &KernelTypes::tag_names(TypeKind kind) {
     auto [it, inserted] = tag_names_.try_emplace(kind);
     if (!inserted || !available())

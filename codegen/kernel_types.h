@@ -61,6 +61,10 @@ public:
     // The tags of every kernel struct, union or enum, for "did you mean"
     // hints; empty without BTF.
     const std::vector<std::string> &tag_names(TypeKind kind);
+    // The type of a global kernel variable (`jiffies) as BTF declares it, in
+    // one of its data sections; nullptr without BTF or if BTF has no such
+    // variable (per-CPU variables are not globals: left out).
+    const Type *variable(std::string_view name);
 
 private:
     const Type *import(uint32_t id);
@@ -76,6 +80,7 @@ private:
     // Built on first use by enumerator() and tag_names(): one pass over BTF each.
     std::optional<std::map<std::string, std::pair<uint32_t, int64_t>, std::less<>>> enumerators_;
     std::map<TypeKind, std::vector<std::string>> tag_names_;
+    std::optional<std::map<std::string, uint32_t, std::less<>>> variables_; // name -> type id
 };
 
 } // namespace dtx::sema

@@ -380,6 +380,15 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
             break;
         case sema::Resolution::Kind::Parameter:
             return bound_parameter(r, expr);
+        case sema::Resolution::Kind::KernelSymbol: {
+            llvm::Value *address = *kernel_address(expr, state);
+            if (is_memory_value(type))
+                return {read_kernel_value(state, address, type), type};
+            const sema::Type *resolved = sema::resolve(type);
+            const uint32_t size = resolved && resolved->size ? uint32_t(resolved->size) : 8;
+            return {load_integer(read_kernel(state, address, std::min<uint32_t>(size, 8)), type),
+                    type};
+        }
         default:
             break;
         }
@@ -655,9 +664,12 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
         uint64_t offset = member->byte_offset();
         uint32_t size = uint32_t(sema::resolve(member->type)->size);
         llvm::Value *address;
-        if (m.arrow) {
+        // A member of a kernel variable (`init_task.comm) is kernel memory too.
+        std::optional<llvm::Value *> in_kernel =
+            m.arrow ? std::optional(lower_scalar(*m.base, state)) : kernel_address(*m.base, state);
+        if (in_kernel) {
             // Through a pointer: kernel memory, read with a probe.
-            llvm::Value *pointer = ir_.CreateAdd(lower_scalar(*m.base, state), const64(offset));
+            llvm::Value *pointer = ir_.CreateAdd(*in_kernel, const64(offset));
             if (sema::is_char_array(member->type))
                 return {read_kernel_value(state, pointer, member->type), type};
             const uint32_t shift = uint32_t(member->bit_offset % 8);
@@ -713,7 +725,38 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
     return {const64(0), type};
 }
 
+std::optional<llvm::Value *> Lowering::kernel_address(const ast::Expr &expr, ClauseState &state) {
+    if (expr.kind == ast::Expr::Kind::Identifier) {
+        auto it = input_.checked.resolutions.find(&expr);
+        if (it == input_.checked.resolutions.end() ||
+            it->second.kind != sema::Resolution::Kind::KernelSymbol)
+            return std::nullopt;
+        const auto &id = *expr.as<ast::Identifier>();
+        std::variant<uint64_t, std::string> found =
+            options_.kernel_symbol_address
+                ? options_.kernel_symbol_address(id.name, id.module)
+                : std::variant<uint64_t, std::string>(std::string("no kernel symbol table"));
+        if (const auto *why = std::get_if<std::string>(&found)) {
+            error(expr.range, "kernel symbol '" + id.name + "': " + *why);
+            return const64(0);
+        }
+        return const64(std::get<uint64_t>(found));
+    }
+    if (const auto *m = expr.as<ast::Member>(); m && !m->arrow) {
+        std::optional<llvm::Value *> base = kernel_address(*m->base, state);
+        const sema::Type *record = base ? sema::resolve(m->base->type) : nullptr;
+        std::optional<sema::Member> member =
+            record ? sema::find_member(record, m->member) : std::nullopt;
+        if (!member)
+            return std::nullopt;
+        return ir_.CreateAdd(*base, const64(member->byte_offset()));
+    }
+    return std::nullopt;
+}
+
 std::optional<llvm::Value *> Lowering::address_of(const ast::Expr &lvalue, ClauseState &state) {
+    if (std::optional<llvm::Value *> kernel = kernel_address(lvalue, state))
+        return kernel;
     switch (lvalue.kind) {
     case ast::Expr::Kind::Unary:
         if (const auto &u = *lvalue.as<ast::Unary>(); u.op == ast::UnaryOp::Deref)

@@ -286,6 +286,9 @@ public:
     Value lower_probe_argument(const ast::Subscript &s, const sema::Type *type, ClauseState &state);
     // The address of an lvalue in memory reached through a pointer (&p->m,
     // &p[i], &*p, &p->a.b); nullopt for the program's own variables.
+    // Where a kernel variable (`jiffies, `init_task.comm) is, or nullopt
+    // when `expr` is not one.
+    std::optional<llvm::Value *> kernel_address(const ast::Expr &expr, ClauseState &state);
     std::optional<llvm::Value *> address_of(const ast::Expr &lvalue, ClauseState &state);
     Value lower_user_register(const ast::Subscript &s, const sema::Type *type, ClauseState &state);
 

@@ -99,14 +99,19 @@ const char *unavailable_builtin(std::string_view name) {
 const Type *Checker::check_identifier(Identifier &id) {
     if (id.scoped || !id.module.empty()) {
         auto it = externs_.find(id.name);
-        if (it == externs_.end()) {
-            error("D_SYM_NOTYPES", id.range,
-                  "no type information for kernel symbol '" + id.name +
-                      "': declare it with extern (kernel BTF is not used yet)");
-            return nullptr;
+        if (it != externs_.end()) {
+            out_.resolutions[&id] = {.kind = Resolution::Kind::KernelSymbol};
+            return it->second;
         }
-        out_.resolutions[&id] = {.kind = Resolution::Kind::KernelSymbol};
-        return it->second;
+        if (const Type *type = kernel_types().variable(id.name)) {
+            out_.resolutions[&id] = {.kind = Resolution::Kind::KernelSymbol};
+            return type;
+        }
+        error("D_SYM_NOTYPES", id.range,
+              "no type information for kernel symbol '" + id.name +
+                  "': the kernel's BTF does not declare it; declare it with extern")
+            .hints.push_back("extern unsigned long " + id.name + ";");
+        return nullptr;
     }
     if (const BuiltinVariable *builtin = find_builtin_variable(id.name)) {
         if (builtin->is_array) {

@@ -333,6 +333,24 @@ bool Session::compile(ast::Program &program, std::span<const ProgramUnit> units,
     compile_options_.kernel_member_offset = [this](std::string_view type, std::string_view member) {
         return kernel_member_offset(type, member);
     };
+    // Kernel variables' addresses: /proc/kallsyms, read once if a program
+    // names one.
+    auto kallsyms = std::make_shared<std::optional<KernelSymbolTableResult>>();
+    compile_options_.kernel_symbol_address =
+        [kallsyms](std::string_view name,
+                   std::string_view module) -> std::variant<uint64_t, std::string> {
+        if (!kallsyms->has_value())
+            kallsyms->emplace(KernelSymbolTable::load());
+        const auto *table = std::get_if<KernelSymbolTable>(&**kallsyms);
+        if (!table)
+            return "cannot read /proc/kallsyms: " + std::get<KernelSymbolError>(**kallsyms).message;
+        if (std::optional<uint64_t> address = table->lookup(name, module); address && *address)
+            return *address;
+        if (table->lookup("__start_rodata").value_or(0) && !table->lookup("jiffies"))
+            return "it is not in /proc/kallsyms, which lists no kernel variables here (the "
+                   "kernel was built without CONFIG_KALLSYMS_ALL)";
+        return "it is not in /proc/kallsyms";
+    };
     auto wants = [&](std::string_view stage) {
         return std::find(options_.dump_stages.begin(), options_.dump_stages.end(), stage) !=
                options_.dump_stages.end();

@@ -18,3 +18,4 @@ BEGIN
 	printf("%s %d %d\n", stringof(names[0]), grid[1][2], sizeof(grid));
 	exit(0);
 }
+/* dtx-requires: kallsyms_all */
