@@ -399,14 +399,18 @@ llvm::Value *read_member(Lowering &l, const CompileOptions &options, ClauseState
                          uint32_t size) {
     const uint64_t offset =
         options.kernel_member_offset ? options.kernel_member_offset(type, member).value_or(0) : 0;
-    llvm::Value *word = l.scratch(state, 8);
-    l.store64(l.const64(0), word);
-    l.call_helper(BPF_FUNC_probe_read_kernel, l.i64(),
-                  {word, l.ir().getInt32(size), l.ir().CreateAdd(address, l.const64(offset))});
-    return l.load64(word);
+    return l.read_kernel_quietly(state, l.ir().CreateAdd(address, l.const64(offset)), size);
 }
 
 } // namespace
+
+llvm::Value *Lowering::read_kernel_quietly(ClauseState &state, llvm::Value *address,
+                                           uint32_t size) {
+    llvm::Value *word = scratch(state, 8);
+    store64(const64(0), word);
+    call_helper(BPF_FUNC_probe_read_kernel, i64(), {word, ir_.getInt32(size), address});
+    return load64(word);
+}
 
 llvm::Value *Lowering::current_pid_tgid(ClauseState &state) {
     if (!task_overridden())

@@ -286,6 +286,10 @@ public:
     Value lower_probe_argument(const ast::Subscript &s, const sema::Type *type, ClauseState &state);
     // The address of an lvalue in memory reached through a pointer (&p->m,
     // &p[i], &*p, &p->a.b); nullopt for the program's own variables.
+    // `size` (<= 8) bytes of kernel memory at `address`, zero-extended; 0
+    // where the read faults, without a fault: for walks through kernel
+    // structures that may be absent (a task's mm, fs).
+    llvm::Value *read_kernel_quietly(ClauseState &state, llvm::Value *address, uint32_t size = 8);
     // Where a kernel variable (`jiffies, `init_task.comm) is, or nullopt
     // when `expr` is not one.
     std::optional<llvm::Value *> kernel_address(const ast::Expr &expr, ClauseState &state);

@@ -134,6 +134,16 @@ std::vector<trace::ProbeArgument> rawtp_arguments(const btf &vmlinux,
     return arguments;
 }
 
+void store_raw_tracepoint_arguments(codegen::TrampolineBuilder &builder, llvm::Value *dctx,
+                                    unsigned count) {
+    llvm::IRBuilder<> &ir = builder.ir();
+    llvm::Value *ctx = builder.entry().getArg(0);
+    for (unsigned i = 0; i < count; i++)
+        builder.store_argument(
+            dctx, i,
+            ir.CreateLoad(ir.getInt64Ty(), ir.CreateConstGEP1_64(ir.getInt64Ty(), ctx, i)));
+}
+
 std::optional<unsigned> RawTracepointArgumentCounter::count(std::string_view event, unsigned most) {
     most = std::min(most, kMaxTracepointArguments);
     if (!attaches(event, 0))
@@ -303,10 +313,7 @@ private:
                                                                 ir.getInt64Ty(), {ctx})
                                                 : ir.getInt64(id));
             b.clear_arguments(dctx);
-            for (unsigned i = 0; i < count; i++)
-                b.store_argument(
-                    dctx, i,
-                    ir.CreateLoad(ir.getInt64Ty(), ir.CreateConstGEP1_64(ir.getInt64Ty(), ctx, i)));
+            store_raw_tracepoint_arguments(b, dctx, count);
             b.run_clauses(dctx);
         };
         t.attach = [probes, with_cookies](AttachContext &context) -> std::optional<std::string> {

@@ -1,6 +1,7 @@
 // The rawtp provider's discovery and argument typing, exposed for tests.
 #pragma once
 
+#include "codegen/trampoline.h"
 #include "libtrace/probe.h"
 #include "libtrace/tracefs.h"
 
@@ -42,6 +43,11 @@ std::vector<RawTracepoint> find_raw_tracepoints(const btf *vmlinux,
 // known) name.
 std::vector<trace::ProbeArgument> rawtp_arguments(const btf &vmlinux,
                                                   const RawTracepoint &tracepoint);
+
+// Copies a raw tracepoint program's first `count` arguments (its context is
+// their u64 array) to arg0..arg(count - 1).
+void store_raw_tracepoint_arguments(codegen::TrampolineBuilder &builder, llvm::Value *dctx,
+                                    unsigned count);
 
 // The number of arguments raw tracepoints pass, for kernels without BTF,
 // found as the kernel checks it: attaching a program that reads args[N-1]

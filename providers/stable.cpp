@@ -4,6 +4,7 @@
 #include "providers/stable.h"
 
 #include "libtrace/vmlinux_btf.h"
+#include "providers/rawtp.h"
 
 #include <bpf/btf.h>
 #include <linux/bpf.h>
@@ -173,10 +174,7 @@ private:
             if (stable.current_task)
                 b.store_current_task(dctx, stable.current_task(filter));
             b.clear_arguments(dctx);
-            for (unsigned i = 0; i < count; i++)
-                b.store_argument(
-                    dctx, i,
-                    ir.CreateLoad(ir.getInt64Ty(), ir.CreateConstGEP1_64(ir.getInt64Ty(), ctx, i)));
+            store_raw_tracepoint_arguments(b, dctx, count);
             b.run_clauses(dctx);
         };
         t.attach = [&probe, &stable](AttachContext &context) -> std::optional<std::string> {

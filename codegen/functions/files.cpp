@@ -31,13 +31,6 @@ std::optional<PathOffsets> path_offsets(Lowering &l, const ast::Expr &at) {
     return PathOffsets{*fs, *pwd, *root, *mnt, *dentry};
 }
 
-llvm::Value *read_word(Lowering &l, ClauseState &state, llvm::Value *address) {
-    llvm::Value *word = l.scratch(state, 8);
-    l.store64(l.const64(0), word);
-    l.call_helper(BPF_FUNC_probe_read_kernel, l.i64(), {word, l.ir().getInt32(8), address});
-    return l.load64(word);
-}
-
 // The text of (dentry, mount) seen from (root dentry, root mount); a root
 // of 0 walks to the top of the namespace.
 Value walk(Lowering &l, const ast::Expr &at, ClauseState &state, llvm::Value *dentry,
@@ -57,9 +50,10 @@ Value walk(Lowering &l, const ast::Expr &at, ClauseState &state, llvm::Value *de
 // The current process's root directory (dentry, mount), as d_path() starts.
 std::pair<llvm::Value *, llvm::Value *> process_root(Lowering &l, ClauseState &state,
                                                      const PathOffsets &o) {
-    llvm::Value *fs = read_word(l, state, l.ir().CreateAdd(l.current_task(state), l.const64(o.fs)));
-    return {read_word(l, state, l.ir().CreateAdd(fs, l.const64(o.root + o.dentry))),
-            read_word(l, state, l.ir().CreateAdd(fs, l.const64(o.root + o.mnt)))};
+    llvm::Value *fs =
+        l.read_kernel_quietly(state, l.ir().CreateAdd(l.current_task(state), l.const64(o.fs)));
+    return {l.read_kernel_quietly(state, l.ir().CreateAdd(fs, l.const64(o.root + o.dentry))),
+            l.read_kernel_quietly(state, l.ir().CreateAdd(fs, l.const64(o.root + o.mnt)))};
 }
 
 // cwd and root: cwd seen from the process's root, root from the namespace's
@@ -69,10 +63,12 @@ Value fs_path(Lowering &l, const ast::Expr &expr, ClauseState &state, bool root_
     if (!o)
         return {l.string_literal(""), expr.type};
     llvm::Value *fs =
-        read_word(l, state, l.ir().CreateAdd(l.current_task(state), l.const64(o->fs)));
+        l.read_kernel_quietly(state, l.ir().CreateAdd(l.current_task(state), l.const64(o->fs)));
     const uint64_t which = root_directory ? o->root : o->pwd;
-    llvm::Value *dentry = read_word(l, state, l.ir().CreateAdd(fs, l.const64(which + o->dentry)));
-    llvm::Value *mount = read_word(l, state, l.ir().CreateAdd(fs, l.const64(which + o->mnt)));
+    llvm::Value *dentry =
+        l.read_kernel_quietly(state, l.ir().CreateAdd(fs, l.const64(which + o->dentry)));
+    llvm::Value *mount =
+        l.read_kernel_quietly(state, l.ir().CreateAdd(fs, l.const64(which + o->mnt)));
     if (root_directory)
         return walk(l, expr, state, dentry, mount, l.const64(0), l.const64(0));
     auto [root_dentry, root_mount] = process_root(l, state, *o);
@@ -85,8 +81,9 @@ Value lower_d_path(Lowering &l, const ast::Call &call, ClauseState &state, bool)
     if (!o)
         return {l.string_literal(""), call.type};
     llvm::Value *path = l.lower_scalar(*call.arguments.at(0), state);
-    llvm::Value *dentry = read_word(l, state, l.ir().CreateAdd(path, l.const64(o->dentry)));
-    llvm::Value *mount = read_word(l, state, l.ir().CreateAdd(path, l.const64(o->mnt)));
+    llvm::Value *dentry =
+        l.read_kernel_quietly(state, l.ir().CreateAdd(path, l.const64(o->dentry)));
+    llvm::Value *mount = l.read_kernel_quietly(state, l.ir().CreateAdd(path, l.const64(o->mnt)));
     auto [root_dentry, root_mount] = process_root(l, state, *o);
     return walk(l, call, state, dentry, mount, root_dentry, root_mount);
 }
@@ -99,7 +96,8 @@ Value lower_mountpoint(Lowering &l, const ast::Call &call, ClauseState &state, b
     if (!o || !mount_root)
         return {l.string_literal(""), call.type};
     llvm::Value *mount = l.lower_scalar(*call.arguments.at(0), state);
-    llvm::Value *dentry = read_word(l, state, l.ir().CreateAdd(mount, l.const64(*mount_root)));
+    llvm::Value *dentry =
+        l.read_kernel_quietly(state, l.ir().CreateAdd(mount, l.const64(*mount_root)));
     auto [root_dentry, root_mount] = process_root(l, state, *o);
     return walk(l, call, state, dentry, mount, root_dentry, root_mount);
 }

@@ -30,12 +30,7 @@ std::pair<llvm::Value *, llvm::Value *> task_arguments(Lowering &l, llvm::Value 
         l.store64(l.const64(0), dst);
         return {dst, l.const64(0)};
     }
-    llvm::Value *word = l.scratch(state, 8);
-    auto read = [&](llvm::Value *address) {
-        l.store64(l.const64(0), word);
-        l.call_helper(BPF_FUNC_probe_read_kernel, l.i64(), {word, ir.getInt32(8), address});
-        return l.load64(word);
-    };
+    auto read = [&](llvm::Value *address) { return l.read_kernel_quietly(state, address); };
     llvm::Value *current = l.call_helper(BPF_FUNC_get_current_task, l.i64(), {});
     llvm::Value *memory = read(ir.CreateAdd(task, l.const64(*mm)));
     llvm::Value *readable =
