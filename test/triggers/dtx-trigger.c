@@ -96,20 +96,29 @@ static int run_write(char **args, long n) {
     return 0;
 }
 
+/* Runs `path` (copied to the stack, resident when proc:::exec reads it) in
+ * a child, and returns the child's wait status. */
+static int run_child_exec(const char *path) {
+    pid_t child = fork();
+    if (child < 0)
+        fail("fork");
+    if (child == 0) {
+        char resident[4096];
+        snprintf(resident, sizeof(resident), "%s", path);
+        char *argv[] = {strrchr(resident, '/') + 1, NULL};
+        syscall(SYS_execve, resident, argv, environ);
+        _exit(127);
+    }
+    int status = 0;
+    if (waitpid(child, &status, 0) < 0)
+        fail("waitpid");
+    return status;
+}
+
 static int run_fork_exec(char **args, long n) {
     (void)args;
     for (long i = 0; i < n; i++) {
-        pid_t child = fork();
-        if (child < 0)
-            fail("fork");
-        if (child == 0) {
-            char path[] = "/bin/true"; /* on the stack: resident for proc:::exec */
-            execl(path, "true", (char *)NULL);
-            _exit(127);
-        }
-        int status = 0;
-        if (waitpid(child, &status, 0) < 0)
-            fail("waitpid");
+        int status = run_child_exec("/bin/true");
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
             fprintf(stderr, "dtx-trigger: /bin/true failed (status %d)\n", status);
             exit(1);
@@ -121,21 +130,8 @@ static int run_fork_exec(char **args, long n) {
 /* A child that execs a missing path (ENOENT) and exits 127, N times. */
 static int run_exec_missing(char **args, long n) {
     (void)args;
-    for (long i = 0; i < n; i++) {
-        pid_t child = fork();
-        if (child < 0)
-            fail("fork");
-        if (child == 0) {
-            /* From the stack, resident when proc:::exec copies it. */
-            char path[sizeof(kMissingPath)];
-            memcpy(path, kMissingPath, sizeof(path));
-            char *argv[] = {path, NULL};
-            syscall(SYS_execve, path, argv, environ);
-            _exit(127);
-        }
-        if (waitpid(child, NULL, 0) < 0)
-            fail("waitpid");
-    }
+    for (long i = 0; i < n; i++)
+        run_child_exec(kMissingPath);
     return 0;
 }
 
