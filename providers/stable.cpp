@@ -175,6 +175,9 @@ private:
                 b.store_current_task(dctx, stable.current_task(filter));
             b.clear_arguments(dctx);
             store_raw_tracepoint_arguments(b, dctx, count);
+            if (stable.arguments_address >= 0)
+                b.store_argument(dctx, unsigned(stable.arguments_address),
+                                 ir.CreatePtrToInt(ctx, ir.getInt64Ty()));
             b.run_clauses(dctx);
         };
         t.attach = [&probe, &stable](AttachContext &context) -> std::optional<std::string> {

@@ -62,6 +62,10 @@ struct StableProbe {
     // fires in the thread leaving the CPU for the one coming on): pid, tid,
     // execname, curthread, curpsinfo and self-> then name it.
     StableFilter current_task = nullptr;
+    // Where the tracepoint's arguments themselves are (its u64 array, kernel
+    // memory while the probe fires) is stored in argN for this N, so that a
+    // translator can read several of them through one pointer; -1: none.
+    int arguments_address = -1;
 };
 
 std::unique_ptr<Provider> make_stable_provider(std::string name, std::vector<StableProbe> probes);
