@@ -174,7 +174,10 @@ private:
             if (stable.current_task)
                 b.store_current_task(dctx, stable.current_task(filter));
             b.clear_arguments(dctx);
-            store_raw_tracepoint_arguments(b, dctx, count);
+            if (stable.native.empty())
+                store_raw_tracepoint_arguments(b, dctx, count);
+            for (size_t i = 0; i < stable.native.size(); i++)
+                b.store_argument(dctx, unsigned(i), stable.native[i](filter));
             if (stable.arguments_address >= 0)
                 b.store_argument(dctx, unsigned(stable.arguments_address),
                                  ir.CreatePtrToInt(ctx, ir.getInt64Ty()));

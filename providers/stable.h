@@ -66,6 +66,11 @@ struct StableProbe {
     // memory while the probe fires) is stored in argN for this N, so that a
     // translator can read several of them through one pointer; -1: none.
     int arguments_address = -1;
+    // arg0, arg1 ... computed by the trampoline instead of the tracepoint's
+    // own, where probes built on different tracepoints must give their
+    // clauses the same native arguments (ip:::send and ip:::receive share
+    // one clause and one args[] only if their expressions agree).
+    std::vector<StableFilter> native = {};
 };
 
 std::unique_ptr<Provider> make_stable_provider(std::string name, std::vector<StableProbe> probes);

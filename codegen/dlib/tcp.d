@@ -1,6 +1,7 @@
 /*
- * TCP as DTrace's tcp.d and ip.d show it: the tcp provider's argument types
- * (pktinfo_t, csinfo_t, ipinfo_t, tcpsinfo_t, tcpinfo_t, tcplsinfo_t), the
+ * TCP as DTrace's tcp.d shows it: the tcp provider's own argument types
+ * (tcpsinfo_t, tcpinfo_t, tcplsinfo_t; pktinfo_t, csinfo_t and ipinfo_t are
+ * net_ip.d's), the
  * TCP states as Linux numbers them (dtrace-utils' TCP_STATE_* values) with
  * tcp_state_string[], and the TCP header flags.
  */
@@ -40,23 +41,6 @@ inline string tcp_state_string[int32_t state] =
 	state == TCP_STATE_LAST_ACK ? "state-last-ack" :
 	state == TCP_STATE_FIN_WAIT_2 ? "state-fin-wait-2" :
 	state == TCP_STATE_TIME_WAIT ? "state-time-wait" : "<unknown>";
-
-typedef struct pktinfo {
-	uintptr_t pkt_addr;	/* the packet's struct sk_buff */
-} pktinfo_t;
-
-typedef struct csinfo {
-	uintptr_t cs_addr;	/* the connection's struct sock */
-	uint64_t cs_cid;	/* a connection id: the same address */
-	pid_t cs_pid;		/* not kept: 0 */
-} csinfo_t;
-
-typedef struct ipinfo {
-	uint8_t ip_ver;
-	uint32_t ip_plength;
-	string ip_saddr;
-	string ip_daddr;
-} ipinfo_t;
 
 typedef struct tcpinfo {
 	uint16_t tcp_sport;
@@ -110,12 +94,6 @@ struct _dtx_sock_state_change {
 	struct sock *sk;
 	int64_t oldstate;
 	int64_t newstate;
-};
-
-translator csinfo_t < struct sock *S > {
-	cs_addr = (uintptr_t)S;
-	cs_cid = (uint64_t)S;
-	cs_pid = 0;
 };
 
 translator tcplsinfo_t < int S > {
