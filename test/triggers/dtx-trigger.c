@@ -239,12 +239,17 @@ static void count_usr1(int signal) {
     usr1_caught++;
 }
 
-static int run_catch_usr1(char **args, long n) {
-    (void)args;
+/* SIGUSR1 counted by count_usr1 from now on. */
+static void catch_usr1(void) {
     struct sigaction action = {.sa_handler = count_usr1, .sa_flags = SA_RESTART};
     sigemptyset(&action.sa_mask);
     if (sigaction(SIGUSR1, &action, NULL) != 0)
         fail("sigaction");
+}
+
+static int run_catch_usr1(char **args, long n) {
+    (void)args;
+    catch_usr1();
     for (long i = 0; i < n; i++)
         syscall(SYS_getpid);
     if (usr1_caught)
@@ -255,10 +260,7 @@ static int run_catch_usr1(char **args, long n) {
 /* kill(2)s itself SIGUSR1 N times, each caught by a handler. */
 static int run_signal_self(char **args, long n) {
     (void)args;
-    struct sigaction action = {.sa_handler = count_usr1, .sa_flags = SA_RESTART};
-    sigemptyset(&action.sa_mask);
-    if (sigaction(SIGUSR1, &action, NULL) != 0)
-        fail("sigaction");
+    catch_usr1();
     for (long i = 0; i < n; i++)
         syscall(SYS_kill, getpid(), SIGUSR1);
     return usr1_caught == n ? 0 : 1;
