@@ -21,6 +21,12 @@ llvm::Value *TracepointFilter::argument(unsigned index) {
 
 llvm::Value *TracepointFilter::member(llvm::Value *pointer, std::string_view type,
                                       std::string_view member, unsigned size) {
+    // StableProbe::members lists it, so probe_unavailable() has checked it.
+    const uint64_t offset = trace::kernel_member_offset(type, member).value_or(0);
+    return read(ir().CreateAdd(pointer, ir().getInt64(offset)), size);
+}
+
+llvm::Value *TracepointFilter::read(llvm::Value *address, unsigned size) {
     llvm::IRBuilder<> &b = ir();
     if (!slot_) {
         llvm::IRBuilderBase::InsertPointGuard guard(b);
@@ -28,11 +34,9 @@ llvm::Value *TracepointFilter::member(llvm::Value *pointer, std::string_view typ
         b.SetInsertPoint(&entry, entry.getFirstInsertionPt());
         slot_ = b.CreateAlloca(b.getInt64Ty());
     }
-    // StableProbe::members lists it, so probe_unavailable() has checked it.
-    const uint64_t offset = trace::kernel_member_offset(type, member).value_or(0);
     b.CreateStore(b.getInt64(0), slot_);
     builder_.call_helper(BPF_FUNC_probe_read_kernel, b.getInt64Ty(),
-                         {slot_, b.getInt32(size), b.CreateAdd(pointer, b.getInt64(offset))});
+                         {slot_, b.getInt32(size), address});
     llvm::Value *word = b.CreateLoad(b.getInt64Ty(), slot_);
     return size == 8 ? word : b.CreateAnd(word, b.getInt64((uint64_t(1) << (size * 8)) - 1));
 }

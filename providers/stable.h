@@ -29,6 +29,9 @@ public:
     // the probe lists in StableProbe::members.
     llvm::Value *member(llvm::Value *pointer, std::string_view type, std::string_view member,
                         unsigned size);
+    // `size` bytes of kernel memory at `address`, zero-extended; 0 if the
+    // read faults.
+    llvm::Value *read(llvm::Value *address, unsigned size);
     // bpf_get_current_pid_tgid(): tgid << 32 | pid.
     llvm::Value *current_pid_tgid();
     llvm::Value *constant(uint64_t value) { return ir().getInt64(value); }

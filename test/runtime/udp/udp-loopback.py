@@ -1,0 +1,1 @@
+../ip/udp-loopback.py
