@@ -633,9 +633,7 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
         llvm::Value *index = lower_scalar(*s.indices.at(0), state);
         if (base_type && sema::is_array(base_type)) {
             Value base = lower(*s.base, state);
-            if (base_type->array_count != 0) // not a flexible array member
-                fault_if(state, ir_.CreateICmpUGE(index, const64(base_type->array_count)),
-                         trace::FaultKind::BadIndex, index);
+            check_index(state, index, base_type);
             llvm::Value *bounded = opaque(index);
             llvm::Value *address = at(base.value, ir_.CreateMul(bounded, const64(element_size)));
             if (is_memory_value(type))
@@ -652,11 +650,7 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
         if (std::optional<Value> translated =
                 lower_translated_member(*m.base, m.member, type, state))
             return *translated;
-        const sema::Type *base_type = sema::resolve(m.base->type);
-        const sema::Type *record =
-            m.arrow && base_type ? sema::resolve(base_type->element) : base_type;
-        std::optional<sema::Member> member =
-            record ? sema::find_member(record, m.member) : std::nullopt;
+        std::optional<sema::Member> member = member_of(m);
         if (!member) {
             error(expr.range, "internal error: unknown member '" + m.member + "'");
             return {const64(0), type};
@@ -725,6 +719,18 @@ Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
     return {const64(0), type};
 }
 
+void Lowering::check_index(ClauseState &state, llvm::Value *index, const sema::Type *array) {
+    if (array->array_count != 0) // not a flexible array member
+        fault_if(state, ir_.CreateICmpUGE(index, const64(array->array_count)),
+                 trace::FaultKind::BadIndex, index);
+}
+
+std::optional<sema::Member> Lowering::member_of(const ast::Member &m) const {
+    const sema::Type *base_type = sema::resolve(m.base->type);
+    const sema::Type *record = m.arrow && base_type ? sema::resolve(base_type->element) : base_type;
+    return record ? sema::find_member(record, m.member) : std::nullopt;
+}
+
 std::optional<llvm::Value *> Lowering::kernel_address(const ast::Expr &expr, ClauseState &state) {
     if (expr.kind == ast::Expr::Kind::Identifier) {
         auto it = input_.checked.resolutions.find(&expr);
@@ -744,9 +750,7 @@ std::optional<llvm::Value *> Lowering::kernel_address(const ast::Expr &expr, Cla
     }
     if (const auto *m = expr.as<ast::Member>(); m && !m->arrow) {
         std::optional<llvm::Value *> base = kernel_address(*m->base, state);
-        const sema::Type *record = base ? sema::resolve(m->base->type) : nullptr;
-        std::optional<sema::Member> member =
-            record ? sema::find_member(record, m->member) : std::nullopt;
+        std::optional<sema::Member> member = base ? member_of(*m) : std::nullopt;
         if (!member)
             return std::nullopt;
         return ir_.CreateAdd(*base, const64(member->byte_offset()));
@@ -764,11 +768,7 @@ std::optional<llvm::Value *> Lowering::address_of(const ast::Expr &lvalue, Claus
         return std::nullopt;
     case ast::Expr::Kind::Member: {
         const auto &m = *lvalue.as<ast::Member>();
-        const sema::Type *base_type = sema::resolve(m.base->type);
-        const sema::Type *record =
-            m.arrow && base_type ? sema::resolve(base_type->element) : base_type;
-        std::optional<sema::Member> member =
-            record ? sema::find_member(record, m.member) : std::nullopt;
+        std::optional<sema::Member> member = member_of(m);
         if (!member)
             return std::nullopt;
         std::optional<llvm::Value *> base =

@@ -126,9 +126,7 @@ std::optional<Place> Lowering::place_of(const ast::Expr &target, ClauseState &st
             std::optional<Place> base = place_of(*s.base, state);
             if (!base)
                 return std::nullopt;
-            if (base_type->array_count != 0) // not a flexible array member
-                fault_if(state, ir_.CreateICmpUGE(index, const64(base_type->array_count)),
-                         trace::FaultKind::BadIndex, index);
+            check_index(state, index, base_type);
             llvm::Value *bounded = opaque(index);
             return Place{at(base->address, ir_.CreateMul(bounded, const64(element_size))), type};
         }
@@ -139,11 +137,7 @@ std::optional<Place> Lowering::place_of(const ast::Expr &target, ClauseState &st
     }
     case ast::Expr::Kind::Member: {
         const auto &m = *target.as<ast::Member>();
-        const sema::Type *base_type = sema::resolve(m.base->type);
-        const sema::Type *record =
-            m.arrow && base_type ? sema::resolve(base_type->element) : base_type;
-        std::optional<sema::Member> member =
-            record ? sema::find_member(record, m.member) : std::nullopt;
+        std::optional<sema::Member> member = member_of(m);
         if (!member)
             break;
         uint32_t shift = member->is_bit_field() ? uint32_t(member->bit_offset % 8) : 0;

@@ -290,6 +290,11 @@ public:
     // where the read faults, without a fault: for walks through kernel
     // structures that may be absent (a task's mm, fs).
     llvm::Value *read_kernel_quietly(ClauseState &state, llvm::Value *address, uint32_t size = 8);
+    // Faults "index out of bounds" unless `index` is within `array`'s
+    // declared bound (a flexible array member, bound 0, has none).
+    void check_index(ClauseState &state, llvm::Value *index, const sema::Type *array);
+    // The member `m` names in its record (through the pointer for ->).
+    std::optional<sema::Member> member_of(const ast::Member &m) const;
     // Where a kernel variable (`jiffies, `init_task.comm) is, or nullopt
     // when `expr` is not one.
     std::optional<llvm::Value *> kernel_address(const ast::Expr &expr, ClauseState &state);
