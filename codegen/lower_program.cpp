@@ -223,6 +223,26 @@ llvm::Value *Lowering::current_cpu() {
     return call_helper(BPF_FUNC_get_smp_processor_id, i32(), {});
 }
 
+llvm::Value *Lowering::current_cpu_info() {
+    const uint32_t entries = trace::cpu_info_entries();
+    if (!cpu_info_) {
+        llvm::DIType *id = debug_->integer_type(4, true);
+        const BtfStructField fields[] = {{"cpu_id", id, offsetof(trace::CpuInfo, cpu_id)},
+                                         {"cpu_pset", id, offsetof(trace::CpuInfo, cpu_pset)},
+                                         {"cpu_chip", id, offsetof(trace::CpuInfo, cpu_chip)},
+                                         {"cpu_lgrp", id, offsetof(trace::CpuInfo, cpu_lgrp)}};
+        llvm::DIType *info = debug_->struct_type("cpuinfo", sizeof(trace::CpuInfo), fields);
+        auto *storage = llvm::ArrayType::get(i32(), uint64_t(entries) * sizeof(trace::CpuInfo) / 4);
+        description_.cpu_info_variable = "dtx_cpuinfo";
+        cpu_info_ = debug_->define_global_variable(
+            description_.cpu_info_variable, debug_->array_type(info, entries),
+            llvm::ConstantAggregateZero::get(storage), GlobalDataSection::ReadOnly);
+    }
+    llvm::Value *index = ir_.CreateAnd(ir_.CreateZExt(current_cpu(), i64()), entries - 1);
+    return ir_.CreateAdd(ir_.CreatePtrToInt(cpu_info_, i64()),
+                         ir_.CreateMul(index, const64(sizeof(trace::CpuInfo))));
+}
+
 void Lowering::fault_if(ClauseState &state, llvm::Value *failed, trace::FaultKind kind,
                         llvm::Value *address) {
     llvm::Function *function = ir_.GetInsertBlock()->getParent();

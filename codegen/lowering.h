@@ -240,6 +240,8 @@ public:
     // the program reads it.
     bool reads_builtin(sema::ProbeData data);
     llvm::Value *current_cpu();
+    // curcpu: the address of this CPU's trace::CpuInfo in a .rodata table.
+    llvm::Value *current_cpu_info();
     // Hides a value's origin from LLVM, so that it cannot move arithmetic
     // above the bounds check the kernel's verifier needs to see first.
     llvm::Value *opaque(llvm::Value *value);
@@ -460,6 +462,7 @@ public:
     llvm::GlobalVariable *dctx_map_ = nullptr;
     llvm::GlobalVariable *drops_map_ = nullptr;
     llvm::GlobalVariable *processes_map_ = nullptr; // on first announce_process()
+    llvm::GlobalVariable *cpu_info_ = nullptr;      // on first current_cpu_info()
     llvm::GlobalVariable *activity_ = nullptr;
     llvm::GlobalVariable *globals_ = nullptr;
     llvm::GlobalVariable *walltime_offset_ = nullptr;

@@ -82,11 +82,7 @@ bool is_identifier(std::string_view text) {
 // DTrace's built-in variables that dtx does not provide, and why.
 const char *unavailable_builtin(std::string_view name) {
     static constexpr std::pair<std::string_view, const char *> kUnavailable[] = {
-        {"curcpu", "Linux gives a probe no chip or locality group of its CPU (cpuinfo_t); cpu is "
-                   "its number"},
         {"ipl", "Linux has no interrupt priority level"},
-        {"lgrp", "Linux has no Solaris locality groups"},
-        {"chip", "Linux has no Solaris chip identifiers"},
     };
     for (const auto &[variable, why] : kUnavailable)
         if (variable == name)

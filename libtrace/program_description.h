@@ -239,7 +239,23 @@ struct ProgramDescription {
     // SpeculationSlot); only when the program uses them.
     std::string speculations_map = "dtx_speculations";
     uint32_t speculation_count = 0;
+    // curcpu's table (CpuInfo, cpu_info_entries() of them) in .rodata, which
+    // the session fills before loading; empty when the program has no curcpu.
+    std::string cpu_info_variable;
 };
+
+// curcpu's cpuinfo_t as the D library (sched.d) declares it.
+struct CpuInfo {
+    int32_t cpu_id;
+    int32_t cpu_pset; // 0: Linux's CPUs are in no Solaris processor set
+    int32_t cpu_chip; // the physical package
+    int32_t cpu_lgrp; // the NUMA node
+};
+// The possible CPUs rounded up to a power of two: the program indexes the
+// table with the CPU number under a mask, a bound the verifier can see.
+uint32_t cpu_info_entries();
+// This machine's topology from sysfs, cpu_info_entries() long.
+std::vector<CpuInfo> cpu_info_table();
 
 // The kernel's side of speculation N, slot N of `dtx_speculations`:
 // speculation() moves a Free slot to Active; commit() and discard() move it

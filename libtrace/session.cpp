@@ -499,6 +499,10 @@ int Session::run() {
     uint64_t walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
     object.set_global_variable("dtx_walltime_offset",
                                std::as_bytes(std::span(&walltime_offset, 1)));
+    if (!description.cpu_info_variable.empty()) {
+        const std::vector<CpuInfo> cpus = cpu_info_table();
+        object.set_global_variable(description.cpu_info_variable, std::as_bytes(std::span(cpus)));
+    }
     if (auto error = object.load()) {
         report_load_failure(*error, description);
         return 1;

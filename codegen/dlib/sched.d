@@ -19,3 +19,22 @@ inline int SOBJ_SEMA = 4;
 inline int SOBJ_USER = 5;
 inline int SOBJ_USER_PI = 6;
 inline int SOBJ_SHUTTLE = 7;
+
+/*
+ * The CPU a probe fires on (curcpu). Linux has no processor sets, so
+ * cpu_pset is 0 as in dtrace-utils; cpu_chip is the CPU's physical package
+ * and cpu_lgrp, Solaris's locality group, its NUMA node.
+ */
+typedef int chipid_t;
+typedef int lgrp_id_t;
+
+typedef struct cpuinfo {
+	processorid_t cpu_id;
+	psetid_t cpu_pset;
+	chipid_t cpu_chip;
+	lgrp_id_t cpu_lgrp;
+} cpuinfo_t;
+
+inline psetid_t pset = curcpu->cpu_pset;
+inline chipid_t chip = curcpu->cpu_chip;
+inline lgrp_id_t lgrp = curcpu->cpu_lgrp;

@@ -42,6 +42,10 @@ Value lower_cpu(Lowering &l, const ast::Expr &expr, ClauseState &) {
     return {l.ir().CreateZExt(l.current_cpu(), l.i64()), expr.type};
 }
 
+Value lower_curcpu(Lowering &l, const ast::Expr &expr, ClauseState &) {
+    return {l.current_cpu_info(), expr.type};
+}
+
 Value lower_timestamp(Lowering &l, const ast::Expr &expr, ClauseState &state) {
     return {l.firing_timestamp(state), expr.type};
 }
@@ -166,6 +170,7 @@ constexpr BuiltinVariable kVariables[] = {
     {"args", "int64_t", true, nullptr, lower_args, ProbeData::Arguments},
     {"caller", "uintptr_t", false, lower_caller<false>},
     {"cpu", "processorid_t", false, lower_cpu},
+    {"curcpu", "cpuinfo_t *", false, lower_curcpu},
     {"curthread", "void *", false, lower_curthread}, // struct task_struct * with kernel BTF
     {"cwd", "string", false, lower_cwd},
     {"epid", "uint_t", false, lower_context_word<ClauseContextLayout::epid>},
