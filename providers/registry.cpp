@@ -13,6 +13,7 @@ std::vector<std::unique_ptr<Provider>> make_providers(const ProviderContext &con
     providers.push_back(make_tcp_provider());
     providers.push_back(make_ip_provider());
     providers.push_back(make_udp_provider());
+    providers.push_back(make_lockstat_provider());
     providers.push_back(make_syscall_provider());
     providers.push_back(make_sdt_provider());
     providers.push_back(make_rawtp_provider());

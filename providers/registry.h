@@ -17,6 +17,7 @@ std::unique_ptr<Provider> make_io_provider();
 std::unique_ptr<Provider> make_tcp_provider();
 std::unique_ptr<Provider> make_ip_provider();
 std::unique_ptr<Provider> make_udp_provider();
+std::unique_ptr<Provider> make_lockstat_provider();
 std::unique_ptr<Provider> make_pid_provider(const ProviderContext &context);
 // `provider_names`: the registered providers' names (filled once all are made);
 // a provider glob that matches one of them is not searched for in every process.

@@ -45,16 +45,7 @@ llvm::Value *TracepointFilter::current_pid_tgid() {
     return builder_.call_helper(BPF_FUNC_get_current_pid_tgid, ir().getInt64Ty(), {});
 }
 
-namespace {
-
-struct StableProbeData final : trace::ProbeData {
-    const StableProbe *definition = nullptr;
-};
-
-// How many arguments the raw tracepoint passes (its btf_trace_ prototype
-// less the private pointer), or nullopt when the kernel has no such
-// tracepoint in its BTF.
-std::optional<unsigned> tracepoint_arguments(std::string_view tracepoint) {
+std::optional<unsigned> btf_tracepoint_arguments(std::string_view tracepoint) {
     const btf *types = trace::vmlinux_btf();
     if (!types)
         return std::nullopt;
@@ -68,6 +59,12 @@ std::optional<unsigned> tracepoint_arguments(std::string_view tracepoint) {
         return std::nullopt;
     return std::min<unsigned>(btf_vlen(prototype) - 1, codegen::ClauseContextLayout::arg_count);
 }
+
+namespace {
+
+struct StableProbeData final : trace::ProbeData {
+    const StableProbe *definition = nullptr;
+};
 
 class StableProvider final : public Provider {
 public:
@@ -112,7 +109,7 @@ public:
         if (!trace::vmlinux_btf())
             return "it is built on a raw tracepoint typed by the kernel's BTF, and this kernel "
                    "has no BTF (/sys/kernel/btf/vmlinux)";
-        if (!tracepoint_arguments(stable.tracepoint))
+        if (!btf_tracepoint_arguments(stable.tracepoint))
             return "this kernel has no tracepoint " + stable.tracepoint;
         for (const std::string &needed : stable.members) {
             const size_t dot = needed.find('.');
@@ -148,7 +145,7 @@ private:
 
     static Trampoline trampoline(const trace::Probe &probe, std::string program) {
         const StableProbe &stable = definition(probe);
-        const unsigned count = tracepoint_arguments(stable.tracepoint).value_or(0);
+        const unsigned count = btf_tracepoint_arguments(stable.tracepoint).value_or(0);
         Trampoline t;
         t.spec.program_name = "dtx_" + program;
         t.spec.section = "raw_tp";

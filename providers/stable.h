@@ -76,6 +76,11 @@ struct StableProbe {
     std::vector<StableFilter> native = {};
 };
 
+// How many arguments the raw tracepoint passes (its btf_trace_ prototype less
+// the private pointer, at most arg0..arg9), or nullopt when the kernel's BTF
+// has no such tracepoint.
+std::optional<unsigned> btf_tracepoint_arguments(std::string_view tracepoint);
+
 std::unique_ptr<Provider> make_stable_provider(std::string name, std::vector<StableProbe> probes);
 
 } // namespace dtx::providers

@@ -273,6 +273,92 @@ static int run_nanosleep(char **args, long n) {
     return 0;
 }
 
+/* contend: threads that make the kernel's locks contended. Writers and
+ * readers share one pipe (its mutex: lockstat's adaptive probes, and the
+ * spinlocks of its wait queues); appenders share one file (its inode's
+ * rw_semaphore: rw-block). */
+struct Contention {
+    int pipe[2];
+    int file;
+    struct timespec until;
+};
+
+static int contention_over(const struct Contention *c) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec > c->until.tv_sec ||
+           (now.tv_sec == c->until.tv_sec && now.tv_nsec >= c->until.tv_nsec);
+}
+
+static void *contend_write(void *arg) {
+    struct Contention *c = arg;
+    char block[512] = {0};
+    while (!contention_over(c))
+        for (int i = 0; i < 64; i++)
+            if (write(c->pipe[1], block, sizeof(block)) < 0)
+                fail("write to the pipe");
+    return NULL;
+}
+
+static void *contend_read(void *arg) {
+    struct Contention *c = arg;
+    char block[512];
+    while (read(c->pipe[0], block, sizeof(block)) > 0) {
+    }
+    return NULL;
+}
+
+static void *contend_append(void *arg) {
+    struct Contention *c = arg;
+    static char block[16384];
+    while (!contention_over(c)) {
+        for (int i = 0; i < 16; i++)
+            if (write(c->file, block, sizeof(block)) < 0)
+                fail("append to the file");
+        if (ftruncate(c->file, 0) < 0)
+            fail("ftruncate");
+    }
+    return NULL;
+}
+
+static int run_contend(char **args, long ms) {
+    (void)args;
+    struct Contention c;
+    if (pipe(c.pipe) != 0)
+        fail("pipe");
+    char path[] = "/tmp/dtx-trigger-contend-XXXXXX";
+    c.file = mkstemp(path);
+    if (c.file < 0)
+        fail("mkstemp");
+    unlink(path);
+    if (fcntl(c.file, F_SETFL, O_APPEND) != 0)
+        fail("fcntl");
+    clock_gettime(CLOCK_MONOTONIC, &c.until);
+    c.until.tv_sec += ms / 1000;
+    c.until.tv_nsec += (ms % 1000) * 1000000L;
+    if (c.until.tv_nsec >= 1000000000L) {
+        c.until.tv_sec++;
+        c.until.tv_nsec -= 1000000000L;
+    }
+    enum { kEach = 4 };
+    pthread_t writers[kEach], readers[kEach], appenders[kEach];
+    for (int i = 0; i < kEach; i++)
+        if (pthread_create(&writers[i], NULL, contend_write, &c) != 0 ||
+            pthread_create(&readers[i], NULL, contend_read, &c) != 0 ||
+            pthread_create(&appenders[i], NULL, contend_append, &c) != 0)
+            fail("pthread_create");
+    for (int i = 0; i < kEach; i++) {
+        pthread_join(writers[i], NULL);
+        pthread_join(appenders[i], NULL);
+    }
+    close(c.pipe[1]);
+    for (int i = 0; i < kEach; i++)
+        pthread_join(readers[i], NULL);
+    close(c.pipe[0]);
+    close(c.file);
+    return 0;
+}
+
 struct Command {
     const char *name;
     const char *usage; /* its arguments; the last one is always the number */
@@ -299,6 +385,10 @@ static const struct Command kCommands[] = {
     {"getpid", "N", "getpid, N times in a tight loop", 0, run_getpid},
     {"nanosleep", "N", "nanosleep of 1 microsecond, N times", 0, run_nanosleep},
     {"ustack", "N", "getpid from known frames and registers, N times", 0, run_ustack},
+    {"contend", "MS",
+     "for MS milliseconds, 4 threads each write to one pipe, read from it and append to one "
+     "file",
+     0, run_contend},
     {"catch-usr1", "N",
      "getpid N times, counting the SIGUSR1s a handler catches; then exits with their number "
      "as its status, if any",
