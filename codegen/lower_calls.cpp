@@ -538,7 +538,30 @@ void Lowering::lower_aggregation(const ast::Assign &assign, ClauseState &state) 
         call_helper(BPF_FUNC_map_update_elem, i64(),
                     {storage.map, key, storage.initial_value, const64(BPF_NOEXIST)});
         llvm::Value *created = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {storage.map, key});
-        llvm::BasicBlock *create_end = ir_.GetInsertBlock();
+        // Not allocated now: the spill map (lower_storage.cpp) takes the key.
+        auto *spill = llvm::BasicBlock::Create(context_, "agg_spill", function);
+        llvm::BasicBlock *created_block = ir_.GetInsertBlock();
+        auto *create_end = llvm::BasicBlock::Create(context_, "agg_created", function);
+        ir_.CreateCondBr(ir_.CreateIsNull(created), spill, create_end);
+        ir_.SetInsertPoint(spill);
+        llvm::Value *spilled =
+            call_helper(BPF_FUNC_map_lookup_elem, ptr(), {storage.spill_map, key});
+        auto *spill_new = llvm::BasicBlock::Create(context_, "agg_spill_new", function);
+        llvm::BasicBlock *spill_lookup_block = ir_.GetInsertBlock();
+        ir_.CreateCondBr(ir_.CreateIsNull(spilled), spill_new, create_end);
+        ir_.SetInsertPoint(spill_new);
+        call_helper(BPF_FUNC_map_update_elem, i64(),
+                    {storage.spill_map, key, storage.initial_value, const64(BPF_NOEXIST)});
+        llvm::Value *spill_created =
+            call_helper(BPF_FUNC_map_lookup_elem, ptr(), {storage.spill_map, key});
+        llvm::BasicBlock *spill_new_end = ir_.GetInsertBlock();
+        ir_.CreateBr(create_end);
+        ir_.SetInsertPoint(create_end);
+        llvm::PHINode *entry_now = ir_.CreatePHI(ptr(), 3);
+        entry_now->addIncoming(created, created_block);
+        entry_now->addIncoming(spilled, spill_lookup_block);
+        entry_now->addIncoming(spill_created, spill_new_end);
+        created = entry_now;
         ir_.CreateCondBr(ir_.CreateIsNull(created), full, update);
 
         ir_.SetInsertPoint(full);

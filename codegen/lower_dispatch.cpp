@@ -414,6 +414,7 @@ void Lowering::emit_trampoline(const TrampolineSpec &spec) {
     spec.emit(builder);
     if (!ir_.GetInsertBlock()->getTerminator())
         ir_.CreateRet(ir_.getInt32(0));
+    release_nesting_levels();
 }
 
 } // namespace dtx::codegen

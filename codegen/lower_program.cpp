@@ -8,6 +8,7 @@
 #include "codegen/runtime_library.h"
 
 #include <linux/bpf.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Verifier.h>
 
@@ -536,6 +537,11 @@ void Lowering::declare_common_maps() {
     // lowered: code refers to this placeholder, replaced in finish().
     dctx_map_ = new llvm::GlobalVariable(*module_, i64(), false, llvm::GlobalValue::ExternalLinkage,
                                          const64(0), "dtx_dctx_placeholder");
+    nesting_map_ = debug_->define_map({.name = "dtx_nesting",
+                                       .type = BPF_MAP_TYPE_PERCPU_ARRAY,
+                                       .max_entries = 1,
+                                       .key = debug_->integer_type(4, false),
+                                       .value = debug_->integer_type(4, false)});
     walltime_offset_ =
         debug_->define_global_variable("dtx_walltime_offset", debug_->integer_type(8, false),
                                        const64(0), GlobalDataSection::ReadOnly);
@@ -579,18 +585,66 @@ llvm::Value *Lowering::clause_context_lookup(llvm::Function &function) {
         ir_.SetInsertPoint(&entry, entry.getFirstInsertionPt());
         key = ir_.CreateAlloca(i32(), nullptr, "cpu");
     }
-    ir_.CreateStore(current_cpu(), key);
+    auto give_up = [&] {
+        if (function.getReturnType()->isVoidTy())
+            ir_.CreateRetVoid();
+        else
+            ir_.CreateRet(llvm::Constant::getNullValue(function.getReturnType()));
+    };
+    // A firing that interrupts another on this CPU (an irq's probe during a
+    // probe's clauses) takes the next clause context, so the one it
+    // interrupted finds its arguments, variables and record as it left them.
+    ir_.CreateStore(ir_.getInt32(0), key);
+    llvm::Value *counter = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {nesting_map_, key});
+    auto *no_counter = llvm::BasicBlock::Create(context_, "no_nesting", &function);
+    auto *counted = llvm::BasicBlock::Create(context_, "nesting", &function);
+    ir_.CreateCondBr(ir_.CreateIsNull(counter), no_counter, counted);
+    ir_.SetInsertPoint(no_counter);
+    give_up();
+    ir_.SetInsertPoint(counted);
+    llvm::Value *depth = ir_.CreateLoad(i32(), counter);
+    auto *too_deep = llvm::BasicBlock::Create(context_, "too_deep", &function);
+    auto *level = llvm::BasicBlock::Create(context_, "level", &function);
+    ir_.CreateCondBr(ir_.CreateICmpUGE(depth, ir_.getInt32(trace::kNestingLevels)), too_deep,
+                     level);
+    ir_.SetInsertPoint(too_deep);
+    ir_.CreateStore(ir_.getInt32(uint32_t(trace::DropCounter::Nesting)), key);
+    llvm::Value *drops = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {drops_map_, key});
+    auto *count = llvm::BasicBlock::Create(context_, "count_nesting_drop", &function);
+    auto *counted_drop = llvm::BasicBlock::Create(context_, "nesting_drop_counted", &function);
+    ir_.CreateCondBr(ir_.CreateIsNull(drops), counted_drop, count);
+    ir_.SetInsertPoint(count);
+    store64(ir_.CreateAdd(load64(drops), const64(1)), drops);
+    ir_.CreateBr(counted_drop);
+    ir_.SetInsertPoint(counted_drop);
+    give_up();
+
+    ir_.SetInsertPoint(level);
+    ir_.CreateStore(
+        ir_.CreateAdd(ir_.CreateMul(current_cpu(), ir_.getInt32(trace::kNestingLevels)), depth),
+        key);
     llvm::Value *dctx = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {dctx_map_, key});
     auto *missing = llvm::BasicBlock::Create(context_, "no_dctx", &function);
     auto *found = llvm::BasicBlock::Create(context_, "dctx", &function);
     ir_.CreateCondBr(ir_.CreateIsNull(dctx), missing, found);
     ir_.SetInsertPoint(missing);
-    if (function.getReturnType()->isVoidTy())
-        ir_.CreateRetVoid();
-    else
-        ir_.CreateRet(llvm::Constant::getNullValue(function.getReturnType()));
+    give_up();
     ir_.SetInsertPoint(found);
+    llvm::Instruction *taken = ir_.CreateStore(ir_.CreateAdd(depth, ir_.getInt32(1)), counter);
+    nesting_levels_.push_back({&function, taken, counter, depth});
     return dctx;
+}
+
+void Lowering::release_nesting_levels() {
+    for (const NestingLevel &level : nesting_levels_) {
+        llvm::DominatorTree dominators(*level.function);
+        for (llvm::BasicBlock &block : *level.function) {
+            auto *ret = llvm::dyn_cast<llvm::ReturnInst>(block.getTerminator());
+            if (ret && dominators.dominates(level.taken, ret))
+                new llvm::StoreInst(level.depth, level.counter, ret);
+        }
+    }
+    nesting_levels_.clear();
 }
 
 // --- clauses -------------------------------------------------------------------
@@ -830,7 +884,8 @@ std::optional<CompiledProgram> Lowering::finish() {
     llvm::GlobalVariable *dctx_map =
         debug_->define_map({.name = "dtx_dctx",
                             .type = BPF_MAP_TYPE_ARRAY,
-                            .max_entries = 1, // the session sets the number of CPUs
+                            // The session sets it: kNestingLevels per CPU.
+                            .max_entries = trace::kNestingLevels,
                             .key = debug_->integer_type(4, false),
                             .value = debug_->char_array_type(dctx_size)});
     dctx_map_->replaceAllUsesWith(dctx_map);

@@ -18,6 +18,8 @@ namespace {
 // The largest value of a per-CPU map (the kernel's PCPU_MIN_UNIT_SIZE).
 constexpr uint32_t kMaxPerCpuValue = 32 * 1024;
 constexpr uint32_t kMaxHashEntries = 1u << 20;
+// Keys a keyed aggregation's spill map holds (preallocated, per CPU).
+constexpr uint32_t kSpillEntries = 64;
 
 } // namespace
 
@@ -168,6 +170,7 @@ void Lowering::plan_maps() {
             std::clamp<uint64_t>(space / entry * map.members.size(), least, kMaxHashEntries));
     };
     std::vector<llvm::GlobalVariable *> maps;
+    std::vector<llvm::GlobalVariable *> spill_maps(plan.maps.size(), nullptr);
     for (size_t i = 0; i < plan.maps.size(); i++) {
         const StorageMap &map = plan.maps[i];
         BpfMapDefinition definition{.name = map_name(map, i),
@@ -180,12 +183,25 @@ void Lowering::plan_maps() {
                 entries(map, options_.dynvarsize, map.key_size + map.value_size + 64, 1024);
             definition.map_flags = BPF_F_NO_PREALLOC;
             break;
-        case StorageKind::KeyedAggregation:
+        case StorageKind::KeyedAggregation: {
             definition.type = BPF_MAP_TYPE_PERCPU_HASH;
             definition.max_entries =
                 entries(map, options_.aggsize, map.key_size + map.value_size, 256);
             definition.map_flags = BPF_F_NO_PREALLOC;
+            // A map that allocates its entries as keys arrive (memory for the
+            // keys used, not for every key it could hold) gets each CPU's
+            // share of a new key from the kernel's per-CPU allocator, which
+            // in atomic context can fail for a moment (its cache is refilled
+            // asynchronously, and per-CPU memory is populated by a worker):
+            // the key then goes to a preallocated spill map, so an
+            // aggregation with room never drops an update.
+            BpfMapDefinition spill = definition;
+            spill.name += "_spill";
+            spill.max_entries = std::min(definition.max_entries, kSpillEntries);
+            spill.map_flags = 0;
+            spill_maps[i] = debug_->define_map(spill);
             break;
+        }
         case StorageKind::SlotAggregation:
             // The kernel zeroes the slots, which is the initial state (min and
             // max are stored XORed with their identity).
@@ -215,8 +231,11 @@ void Lowering::plan_maps() {
         AggregationStorage &storage = *aggregations[i];
         trace::AggregationDescription &d = storage.description;
         storage.map = maps[place.map];
+        storage.spill_map = spill_maps[place.map];
         storage.value_size = map.value_size;
         d.map_name = map_name(map, place.map);
+        if (storage.spill_map)
+            d.spill_map_name = d.map_name + "_spill";
         d.value_size = map.value_size;
         d.shared_map = map.shared();
         d.map_index = place.id;

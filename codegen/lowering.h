@@ -69,6 +69,7 @@ struct VariableStorage {
 struct AggregationStorage {
     trace::AggregationDescription description; // its map and key layout too
     llvm::GlobalVariable *map = nullptr;
+    llvm::GlobalVariable *spill_map = nullptr;     // keyed only: see lower_storage.cpp
     llvm::GlobalVariable *initial_value = nullptr; // the state of a new key; keyed only
     uint32_t value_size = 0;                       // bytes per CPU: description.value_size
     const sema::AggregationInfo *info = nullptr;
@@ -143,6 +144,9 @@ public:
     BpfDebugInfo &debug_info() { return *debug_; }
     llvm::Value *call_helper(unsigned helper, llvm::Type *result, std::vector<llvm::Value *> args);
     llvm::Value *clause_context_lookup(llvm::Function &function);
+    // Restores the nesting counter before every return that follows a
+    // clause_context_lookup(), once a trampoline's code is complete.
+    void release_nesting_levels();
     void emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm::Value *ctx,
                        ClauseGate gate);
     llvm::Function *new_function(std::string_view name, llvm::FunctionType *type, unsigned line);
@@ -461,6 +465,16 @@ public:
     llvm::GlobalVariable *output_map_ = nullptr;
     llvm::GlobalVariable *dctx_map_ = nullptr;
     llvm::GlobalVariable *drops_map_ = nullptr;
+    llvm::GlobalVariable *nesting_map_ = nullptr; // per CPU: firings running (kNestingLevels)
+    // Where a function took a clause context: its returns from there on give
+    // the nesting level back (release_nesting_levels()).
+    struct NestingLevel {
+        llvm::Function *function;
+        llvm::Instruction *taken; // the store of depth + 1
+        llvm::Value *counter;
+        llvm::Value *depth;
+    };
+    std::vector<NestingLevel> nesting_levels_;
     llvm::GlobalVariable *processes_map_ = nullptr; // on first announce_process()
     llvm::GlobalVariable *cpu_info_ = nullptr;      // on first current_cpu_info()
     llvm::GlobalVariable *activity_ = nullptr;

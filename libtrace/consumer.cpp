@@ -480,36 +480,41 @@ void Consumer::read_aggregation_map(const std::string &map_name) {
         snap.function = d.function;
         reading[d.map_index] = &d;
     }
-    int fd = object_.map_fd(map_name);
-    if (reading.empty() || fd < 0)
+    if (reading.empty())
         return;
     // What the map's members share.
     const AggregationDescription &any = *reading.begin()->second;
     const size_t stride = any.value_size / 8;
-    for_each_map_entry(fd, any.key_size, stride * 8 * size_t(cpu_count_),
-                       [&](std::span<const std::byte> key, std::span<int64_t> values) {
-                           uint32_t index = any.single_slot ? read<uint32_t>(key, 0)
-                                            : any.shared_map
-                                                ? uint32_t(read<uint64_t>(key, 0) >> 32)
-                                                : any.map_index;
-                           auto member = reading.find(index);
-                           if (member == reading.end())
-                               return;
-                           const AggregationDescription &d = *member->second;
-                           AggregationSnapshot &snap = snapshots_[d.id];
-                           AggregationKey fields;
-                           for (const ValueLayout &layout : d.key_fields)
-                               fields.push_back(key_field(layout, key));
-                           const size_t words = data_word_count(d.function);
-                           for (int cpu = 0; cpu < cpu_count_; cpu++) {
-                               std::span<int64_t> data =
-                                   values.subspan(size_t(cpu) * stride, words);
-                               if (d.single_slot && values[size_t(cpu) * stride + words] == 0)
-                                   continue; // this CPU recorded nothing
-                               convert_kernel_words(d.function, data);
-                               snap.add(fields, data);
-                           }
-                       });
+    // A key can be in the spill map as well: its entries merge as CPUs do.
+    for (const std::string &name : {map_name, any.spill_map_name}) {
+        int fd = name.empty() ? -1 : object_.map_fd(name);
+        if (fd < 0)
+            continue;
+        for_each_map_entry(fd, any.key_size, stride * 8 * size_t(cpu_count_),
+                           [&](std::span<const std::byte> key, std::span<int64_t> values) {
+                               uint32_t index = any.single_slot ? read<uint32_t>(key, 0)
+                                                : any.shared_map
+                                                    ? uint32_t(read<uint64_t>(key, 0) >> 32)
+                                                    : any.map_index;
+                               auto member = reading.find(index);
+                               if (member == reading.end())
+                                   return;
+                               const AggregationDescription &d = *member->second;
+                               AggregationSnapshot &snap = snapshots_[d.id];
+                               AggregationKey fields;
+                               for (const ValueLayout &layout : d.key_fields)
+                                   fields.push_back(key_field(layout, key));
+                               const size_t words = data_word_count(d.function);
+                               for (int cpu = 0; cpu < cpu_count_; cpu++) {
+                                   std::span<int64_t> data =
+                                       values.subspan(size_t(cpu) * stride, words);
+                                   if (d.single_slot && values[size_t(cpu) * stride + words] == 0)
+                                       continue; // this CPU recorded nothing
+                                   convert_kernel_words(d.function, data);
+                                   snap.add(fields, data);
+                               }
+                           });
+    }
 }
 
 void Consumer::printa(const ActionDescription &action) {
@@ -695,7 +700,6 @@ void Consumer::truncate(uint32_t aggregation, std::optional<int64_t> keep) {
 
 void Consumer::reset(uint32_t id, const AggregationSnapshot *kept) {
     const AggregationDescription &d = program_.aggregations.at(id);
-    int fd = object_.map_fd(d.map_name);
     const bool recorded = !snapshot(id).values.empty();
     fresh_.erase(id);
     // Every CPU's copy in its initial state; a slot's has-data word says
@@ -713,6 +717,7 @@ void Consumer::reset(uint32_t id, const AggregationSnapshot *kept) {
     };
     // clear() keeps the entry with its initial values, trunc() removes it.
     if (d.single_slot) {
+        int fd = object_.map_fd(d.map_name);
         uint32_t slot = d.map_index;
         if (recorded && !kept)
             bpf_map_update_elem(fd, &slot, initial_values(true).data(), BPF_ANY);
@@ -720,6 +725,14 @@ void Consumer::reset(uint32_t id, const AggregationSnapshot *kept) {
             bpf_map_update_elem(fd, &slot, initial_values(false).data(), BPF_ANY);
         return;
     }
+    const std::vector<int64_t> cleared = initial_values(true);
+    for (const std::string &name : {d.map_name, d.spill_map_name})
+        if (int fd = name.empty() ? -1 : object_.map_fd(name); fd >= 0)
+            reset_keys(d, fd, cleared, kept);
+}
+
+void Consumer::reset_keys(const AggregationDescription &d, int fd,
+                          const std::vector<int64_t> &cleared, const AggregationSnapshot *kept) {
     // By the map's own keys: several can be one key of the snapshot
     // (addresses in one function, for ufunc()).
     std::vector<std::vector<std::byte>> keys;
@@ -729,7 +742,6 @@ void Consumer::reset(uint32_t id, const AggregationSnapshot *kept) {
                                uint32_t(read<uint64_t>(key, 0) >> 32) == d.map_index)
                                keys.emplace_back(key.begin(), key.end());
                        });
-    const std::vector<int64_t> cleared = initial_values(true);
     for (const std::vector<std::byte> &key : keys) {
         if (!kept) {
             bpf_map_update_elem(fd, key.data(), cleared.data(), BPF_EXIST);
@@ -768,6 +780,9 @@ void Consumer::report_drops() {
         std::vector<uint64_t> per_cpu = read_counter(counter);
         return std::accumulate(per_cpu.begin(), per_cpu.end(), uint64_t{0});
     };
+    if (uint64_t n = total(DropCounter::Nesting))
+        std::fprintf(err_, "dtx: %s: the probe fired inside %u firings already running\n",
+                     plural(n, "probe firing drop").c_str(), kNestingLevels);
     if (uint64_t n = total(DropCounter::Dynamic))
         std::fprintf(err_, "dtx: %s\n", plural(n, "dynamic variable drop").c_str());
     if (speculative_drops_)

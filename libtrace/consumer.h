@@ -149,6 +149,10 @@ private:
     // clear() and trunc() on the aggregation's map: `kept` is what trunc()
     // keeps, null for clear().
     void reset(uint32_t aggregation, const AggregationSnapshot *kept);
+    // reset() of a keyed aggregation's entries in one of its maps: each set
+    // to `cleared`, or deleted unless `kept` has its key.
+    void reset_keys(const AggregationDescription &d, int fd, const std::vector<int64_t> &cleared,
+                    const AggregationSnapshot *kept);
     void remember(uint64_t pid) const;
     void report_drops();
     // A record as it is printed (not held for a speculation).

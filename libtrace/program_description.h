@@ -206,6 +206,10 @@ struct AggregationDescription {
     std::string name; // without '@'; "" for @
     AggregationFunction function;
     std::string map_name;
+    // Keyed: a small preallocated map of the same layout that takes a new
+    // key when `map_name` cannot allocate one at that moment; the consumer
+    // merges a key's entries in both, as it merges CPUs.
+    std::string spill_map_name;
     bool single_slot = false;
     bool shared_map = false; // keyed: with other aggregations, told apart by map_index
     uint32_t map_index = 0;  // the slot (single_slot), or the key's id (shared_map)
@@ -225,13 +229,19 @@ enum class Activity : uint32_t {
     Draining = 2, // exit() was called or dtx is stopping; only END runs
 };
 
+// Firings that may run on one CPU at a time, each interrupting the one
+// before (a process-context probe, a softirq's, a hard irq's, an NMI's): each
+// has its own clause context, the dctx array's entry cpu * kNestingLevels +
+// depth, the depth counted in the per-CPU `nesting_map`.
+inline constexpr uint32_t kNestingLevels = 4;
+
 struct ProgramDescription {
     std::vector<ClauseDescription> clauses;
     std::vector<EnabledProbe> enabled_probes; // by epid - 1
     std::vector<AggregationDescription> aggregations;
     std::vector<PrintedType> printed_types; // print()'s, shared by its actions
     std::string ring_buffer_map = "dtx_output";
-    std::string clause_context_map = "dtx_dctx";
+    std::string clause_context_map = "dtx_dctx"; // kNestingLevels entries per CPU
     std::string drops_map = "dtx_drops";         // per-CPU u64 counters, see DropCounter
     std::string processes_map = "dtx_user_pids"; // see ProcessRecord; only when needed
     std::string activity_variable = "dtx_activity";
@@ -277,6 +287,9 @@ enum class DropCounter : uint32_t {
     // (unavailable).
     SpeculationBusy = 3,
     SpeculationUnavailable = 4,
+    // A probe fired while kNestingLevels firings were already running on the
+    // CPU (each interrupting the one before); it was not run.
+    Nesting = 5,
     Count
 };
 

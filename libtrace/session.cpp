@@ -495,7 +495,8 @@ int Session::run() {
             bpf_program__set_attach_target(program, 0, t.attach_function.c_str());
     }
     if (bpf_map *dctx = object.map(description.clause_context_map))
-        bpf_map__set_max_entries(dctx, uint32_t(std::max(libbpf_num_possible_cpus(), 1)));
+        bpf_map__set_max_entries(dctx, uint32_t(std::max(libbpf_num_possible_cpus(), 1)) *
+                                           kNestingLevels);
     uint64_t walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
     object.set_global_variable("dtx_walltime_offset",
                                std::as_bytes(std::span(&walltime_offset, 1)));

@@ -912,7 +912,8 @@ std::optional<std::string> load(trace::BpfObject &object,
     if (auto error = object.open(compiled.object))
         return error->to_string();
     if (bpf_map *dctx = object.map(compiled.description.clause_context_map))
-        bpf_map__set_max_entries(dctx, uint32_t(std::max(libbpf_num_possible_cpus(), 1)));
+        bpf_map__set_max_entries(dctx, uint32_t(std::max(libbpf_num_possible_cpus(), 1)) *
+                                           trace::kNestingLevels);
     if (auto error = object.load())
         return error->to_string();
     return std::nullopt;
