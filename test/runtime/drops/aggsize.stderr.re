@@ -1,0 +1,1 @@
+dtx: 80 aggregation drops on CPU [0-9]+

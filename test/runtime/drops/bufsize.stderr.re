@@ -1,0 +1,1 @@
+dtx: 7 drops on CPU [0-9]+

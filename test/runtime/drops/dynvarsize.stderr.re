@@ -1,0 +1,1 @@
+dtx: 76 dynamic variable drops
