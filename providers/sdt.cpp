@@ -13,11 +13,17 @@
 // Each event has a BPF_PROG_TYPE_TRACEPOINT program whose context is the raw
 // record; events whose arguments sit at the same offsets with the same sizes
 // share one program, attached to each through a perf event with the probe ID
-// as its bpf cookie.
+// as its bpf cookie. The syscalls group's events, whose fields are the call's
+// number and arguments (or return value), are served instead by the syscall
+// provider's programs on the raw sys_enter and sys_exit tracepoints
+// (syscall_programs.h): two links for any number of calls, which detach at
+// once, where closing a tracepoint's perf event waits for a grace period.
 #include "providers/sdt.h"
 
 #include "libtrace/tracefs.h"
 #include "providers/registry.h"
+#include "providers/syscall_programs.h"
+#include "providers/syscall_table.h"
 
 #include <linux/bpf.h>
 
@@ -282,9 +288,21 @@ public:
     std::vector<Trampoline> trampolines(std::span<const trace::Probe *const> enabled) override {
         // Probes whose arguments load alike share a program.
         std::map<std::vector<ArgumentLoad>, std::vector<const trace::Probe *>> shapes;
-        for (const trace::Probe *probe : enabled)
+        std::vector<SyscallProbe> entries, returns;
+        for (const trace::Probe *probe : enabled) {
+            if (std::optional<SyscallEvent> call = syscall_event(*probe)) {
+                (call->is_return ? returns : entries).push_back({probe, call->number});
+                continue;
+            }
             shapes[loads_of(probe_format(*probe))].push_back(probe);
+        }
         std::vector<Trampoline> out;
+        if (!entries.empty())
+            out.push_back(syscall_tracepoint_program("dtx_sdt_sys_enter", std::move(entries), false,
+                                                     SyscallArguments::NumberFirst));
+        if (!returns.empty())
+            out.push_back(syscall_tracepoint_program("dtx_sdt_sys_exit", std::move(returns), true,
+                                                     SyscallArguments::NumberFirst));
         for (auto &[loads, probes] : shapes)
             out.push_back(
                 trampoline("dtx_sdt_" + std::to_string(out.size()), loads, std::move(probes)));
@@ -299,6 +317,27 @@ private:
 
     static const SdtProbeData &data_of(const trace::Probe &probe) {
         return static_cast<const SdtProbeData &>(*probe.data);
+    }
+
+    // A syscalls event whose fields are the call's number and arguments (or
+    // return value): served from the raw sys_enter and sys_exit
+    // tracepoints, whose links detach at once, where a perf event per
+    // tracepoint costs a grace period each to close.
+    struct SyscallEvent {
+        uint32_t number;
+        bool is_return;
+    };
+    static std::optional<SyscallEvent> syscall_event(const trace::Probe &probe) {
+        const SdtProbeData &data = data_of(probe);
+        if (data.group != "syscalls")
+            return std::nullopt;
+        for (auto [prefix, is_return] :
+             {std::pair<std::string_view, bool>{"sys_enter_", false}, {"sys_exit_", true}})
+            if (data.event.starts_with(prefix))
+                if (std::optional<uint32_t> number =
+                        x86_64_syscall_number(std::string_view(data.event).substr(prefix.size())))
+                    return SyscallEvent{*number, is_return};
+        return std::nullopt;
     }
 
     bool load_events() {

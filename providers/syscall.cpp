@@ -8,28 +8,20 @@
 // syscall_table.h does not know is not offered.
 //
 // All entry probes share one raw tracepoint program on sys_enter and all return
-// probes one on sys_exit: a table in .rodata, indexed by the syscall number,
-// holds the probe ID of each traced call (0 for the others), so one kernel
-// attachment serves any number of probes and detaching costs one link close
-// instead of an RCU grace period per tracepoint. An untraced call costs a
-// bounds check and a load (plus reading orig_ax on return) and returns before
-// the clause context is looked up. Calls of 32-bit (ia32) processes are
-// skipped: their numbers are another table's. An int 0x80 call from a 64-bit
-// process is not recognised as one (that needs the task's TS_COMPAT status).
+// probes one on sys_exit (providers/syscall_programs.h). An int 0x80 call from
+// a 64-bit process is not recognised as one (that needs the task's TS_COMPAT
+// status).
 #include "providers/syscall.h"
 
-#include "codegen/bpf_debuginfo.h"
 #include "libtrace/tracefs.h"
 #include "providers/registry.h"
+#include "providers/syscall_programs.h"
 #include "providers/syscall_table.h"
 
 #include <linux/bpf.h>
-#include <llvm/IR/Constants.h>
-#include <llvm/IR/Module.h>
 
 #include <algorithm>
 #include <bit>
-#include <filesystem>
 #include <sstream>
 
 namespace dtx::providers {
@@ -37,21 +29,6 @@ namespace dtx::providers {
 namespace {
 
 constexpr std::string_view kModule = "vmlinux";
-
-// Offsets in x86-64's struct pt_regs (the kernel's layout, as uapi
-// asm/ptrace.h shows it) of the registers the programs read.
-constexpr uint64_t kRegsR10 = 7 * 8;
-constexpr uint64_t kRegsR9 = 8 * 8;
-constexpr uint64_t kRegsR8 = 9 * 8;
-constexpr uint64_t kRegsDx = 12 * 8;
-constexpr uint64_t kRegsSi = 13 * 8;
-constexpr uint64_t kRegsDi = 14 * 8;
-constexpr uint64_t kRegsOrigAx = 15 * 8;
-constexpr uint64_t kRegsCs = 17 * 8;
-// The code segment selector of 32-bit user code (__USER32_CS).
-constexpr uint64_t kUser32CodeSegment = 0x23;
-// The largest errno a system call returns negated (MAX_ERRNO).
-constexpr int64_t kMaxErrno = 4095;
 
 struct SyscallProbeData final : trace::ProbeData {
     uint32_t number = 0;
@@ -223,14 +200,17 @@ public:
     }
 
     std::vector<Trampoline> trampolines(std::span<const trace::Probe *const> enabled) override {
-        std::vector<const trace::Probe *> entries, returns;
+        std::vector<SyscallProbe> entries, returns;
         for (const trace::Probe *probe : enabled)
-            (data_of(*probe).is_return ? returns : entries).push_back(probe);
+            (data_of(*probe).is_return ? returns : entries)
+                .push_back({probe, data_of(*probe).number});
         std::vector<Trampoline> out;
         if (!entries.empty())
-            out.push_back(trampoline(std::move(entries), false));
+            out.push_back(syscall_tracepoint_program("dtx_syscall_entry", std::move(entries), false,
+                                                     SyscallArguments::Call));
         if (!returns.empty())
-            out.push_back(trampoline(std::move(returns), true));
+            out.push_back(syscall_tracepoint_program("dtx_syscall_return", std::move(returns), true,
+                                                     SyscallArguments::Call));
         return out;
     }
 
@@ -271,177 +251,6 @@ private:
         data->number = event.number;
         data->is_return = is_return;
         return table.add(std::move(name), std::move(data));
-    }
-
-    // pt_regs registers as the program reads them: from `base`, which holds
-    // the registers from pt_regs offset `first` on.
-    struct Registers {
-        llvm::Value *base;
-        uint64_t first;
-    };
-
-    static Trampoline trampoline(std::vector<const trace::Probe *> probes, bool is_return) {
-        Trampoline t;
-        t.spec.program_name = is_return ? "dtx_syscall_return" : "dtx_syscall_entry";
-        // With kernel BTF the program is BTF-typed (tp_btf): the verifier
-        // knows ctx[0] is a struct pt_regs * and lets the program load its
-        // registers directly, where raw_tp needs a probe-read helper call
-        // (~40 ns a traced call; on return the syscall number read runs for
-        // every call of every process).
-        const bool typed = std::filesystem::exists("/sys/kernel/btf/vmlinux");
-        t.spec.section = typed ? (is_return ? "tp_btf/sys_exit" : "tp_btf/sys_enter") : "raw_tp";
-        t.spec.probes = probes;
-        // The clause, this program, bpf_trace_run2 and __bpf_trace_sys_enter
-        // (or _exit): stacks start in syscall_trace_enter (syscall_exit_work).
-        // While another program is attached to the same tracepoint, the
-        // kernel's __traceiter_sys_enter (_exit) frame shows above those.
-        t.spec.kernel_stack_skip = 4;
-        t.spec.emit = [probes, is_return, typed](codegen::TrampolineBuilder &b) {
-            if (is_return)
-                emit_return(b, probes, typed);
-            else
-                emit_entry(b, probes, typed);
-        };
-        t.attach = [is_return, typed](AttachContext &context) -> std::optional<std::string> {
-            // A tp_btf program names its tracepoint when loaded.
-            auto attached = context.attachments.attach_raw_tracepoint(
-                context.program_fd, typed ? "" : is_return ? "sys_exit" : "sys_enter");
-            if (!attached)
-                return std::string("syscall ") + (is_return ? "return" : "entry") +
-                       " probes: " + attached.error().message;
-            return std::nullopt;
-        };
-        return t;
-    }
-
-    // The probe ID of syscall `number` from the program's table; returns from
-    // the program when the call is not traced.
-    static llvm::Value *probe_for_number(codegen::TrampolineBuilder &b,
-                                         std::span<const trace::Probe *const> probes,
-                                         llvm::Value *number, std::string_view table_name) {
-        llvm::IRBuilder<> &ir = b.ir();
-        uint32_t highest = 0;
-        for (const trace::Probe *probe : probes)
-            highest = std::max(highest, data_of(*probe).number);
-        std::vector<uint32_t> ids(size_t(highest) + 1, 0);
-        for (const trace::Probe *probe : probes)
-            ids[data_of(*probe).number] = probe->id;
-        codegen::BpfDebugInfo &debug = b.debug_info();
-        llvm::GlobalVariable *table = debug.define_global_variable(
-            table_name, debug.array_type(debug.integer_type(4, false), ids.size()),
-            llvm::ConstantDataArray::get(ir.getContext(), ids),
-            codegen::GlobalDataSection::ReadOnly);
-
-        llvm::Function *program = &b.entry();
-        auto *lookup = llvm::BasicBlock::Create(ir.getContext(), "lookup", program);
-        auto *untraced = llvm::BasicBlock::Create(ir.getContext(), "untraced", program);
-        auto *traced = llvm::BasicBlock::Create(ir.getContext(), "traced", program);
-        ir.CreateCondBr(ir.CreateICmpULT(number, ir.getInt64(ids.size())), lookup, untraced);
-        ir.SetInsertPoint(untraced);
-        ir.CreateRet(ir.getInt32(0));
-        ir.SetInsertPoint(lookup);
-        llvm::Value *slot =
-            ir.CreateInBoundsGEP(table->getValueType(), table, {ir.getInt64(0), number});
-        llvm::Value *id = ir.CreateLoad(ir.getInt32Ty(), slot);
-        ir.CreateCondBr(ir.CreateICmpNE(id, ir.getInt32(0)), traced, untraced);
-        ir.SetInsertPoint(traced);
-        return id;
-    }
-
-    // Where the program reads the registers of the struct pt_regs at `regs`:
-    // the registers in place (typed programs), or `size` bytes of them from
-    // `offset`, read into a stack buffer in one helper call.
-    static Registers read_registers(codegen::TrampolineBuilder &b, llvm::Value *regs,
-                                    uint64_t offset, uint64_t size, bool typed) {
-        if (typed)
-            return {regs, 0};
-        llvm::IRBuilder<> &ir = b.ir();
-        llvm::Value *buffer;
-        {
-            llvm::IRBuilder<>::InsertPointGuard guard(ir);
-            llvm::BasicBlock &entry = b.entry().getEntryBlock();
-            ir.SetInsertPoint(&entry, entry.getFirstInsertionPt());
-            buffer = ir.CreateAlloca(llvm::ArrayType::get(ir.getInt64Ty(), size / 8));
-        }
-        b.call_helper(BPF_FUNC_probe_read_kernel, ir.getInt64Ty(),
-                      {buffer, ir.getInt32(uint32_t(size)),
-                       ir.CreateConstGEP1_64(ir.getInt8Ty(), regs, offset)});
-        return {buffer, offset};
-    }
-
-    // The register at pt_regs offset `offset`.
-    static llvm::Value *saved_register(codegen::TrampolineBuilder &b, const Registers &registers,
-                                       uint64_t offset) {
-        llvm::IRBuilder<> &ir = b.ir();
-        return ir.CreateAlignedLoad(
-            ir.getInt64Ty(),
-            ir.CreateConstGEP1_64(ir.getInt8Ty(), registers.base, offset - registers.first),
-            llvm::Align(8));
-    }
-
-    // Returns from the program when the calling process runs 32-bit code.
-    static void skip_ia32(codegen::TrampolineBuilder &b, llvm::Value *code_segment) {
-        llvm::IRBuilder<> &ir = b.ir();
-        llvm::Function *program = &b.entry();
-        auto *ia32 = llvm::BasicBlock::Create(ir.getContext(), "ia32", program);
-        auto *native = llvm::BasicBlock::Create(ir.getContext(), "native", program);
-        ir.CreateCondBr(ir.CreateICmpEQ(code_segment, ir.getInt64(kUser32CodeSegment)), ia32,
-                        native);
-        ir.SetInsertPoint(ia32);
-        ir.CreateRet(ir.getInt32(0));
-        ir.SetInsertPoint(native);
-    }
-
-    static llvm::Value *context_word(codegen::TrampolineBuilder &b, unsigned index) {
-        llvm::IRBuilder<> &ir = b.ir();
-        return ir.CreateAlignedLoad(
-            ir.getInt64Ty(), ir.CreateConstGEP1_64(ir.getInt8Ty(), b.entry().getArg(0), 8 * index),
-            llvm::Align(8));
-    }
-
-    // sys_enter: ctx[0] is the struct pt_regs *, ctx[1] the syscall number.
-    static void emit_entry(codegen::TrampolineBuilder &b,
-                           std::span<const trace::Probe *const> probes, bool typed) {
-        llvm::IRBuilder<> &ir = b.ir();
-        llvm::Value *id = probe_for_number(b, probes, context_word(b, 1), "dtx_syscall_entry_ids");
-        llvm::Value *regs = ir.CreateIntToPtr(context_word(b, 0), ir.getPtrTy());
-        // r10 .. cs in one read: the six argument registers are among them.
-        Registers saved = read_registers(b, regs, kRegsR10, kRegsCs + 8 - kRegsR10, typed);
-        skip_ia32(b, saved_register(b, saved, kRegsCs));
-        llvm::Value *dctx = b.clause_context();
-        b.store_probe_id(dctx, id);
-        const uint64_t argument_registers[] = {kRegsDi,  kRegsSi, kRegsDx,
-                                               kRegsR10, kRegsR8, kRegsR9};
-        for (unsigned i = 0; i < codegen::ClauseContextLayout::arg_count; i++)
-            b.store_argument(dctx, i,
-                             i < std::size(argument_registers)
-                                 ? saved_register(b, saved, argument_registers[i])
-                                 : ir.getInt64(0));
-        b.store_errno(dctx, ir.getInt64(0));
-        b.run_clauses(dctx);
-    }
-
-    // sys_exit: ctx[0] is the struct pt_regs *, ctx[1] the return value; the
-    // syscall number is regs->orig_ax.
-    static void emit_return(codegen::TrampolineBuilder &b,
-                            std::span<const trace::Probe *const> probes, bool typed) {
-        llvm::IRBuilder<> &ir = b.ir();
-        llvm::Value *regs = ir.CreateIntToPtr(context_word(b, 0), ir.getPtrTy());
-        Registers saved =
-            read_registers(b, regs, kRegsOrigAx, kRegsCs + 8 - kRegsOrigAx, typed);
-        llvm::Value *id = probe_for_number(b, probes, saved_register(b, saved, kRegsOrigAx),
-                                           "dtx_syscall_return_ids");
-        skip_ia32(b, saved_register(b, saved, kRegsCs));
-        llvm::Value *value = context_word(b, 1);
-        llvm::Value *dctx = b.clause_context();
-        b.store_probe_id(dctx, id);
-        for (unsigned i = 0; i < codegen::ClauseContextLayout::arg_count; i++)
-            b.store_argument(dctx, i, i < 2 ? value : ir.getInt64(0));
-        // value in [-MAX_ERRNO, -1]  <=>  value + MAX_ERRNO < MAX_ERRNO, unsigned
-        llvm::Value *failed =
-            ir.CreateICmpULT(ir.CreateAdd(value, ir.getInt64(kMaxErrno)), ir.getInt64(kMaxErrno));
-        b.store_errno(dctx, ir.CreateSelect(failed, ir.CreateNeg(value), ir.getInt64(0)));
-        b.run_clauses(dctx);
     }
 
     bool events_read_ = false;
