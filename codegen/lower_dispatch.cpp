@@ -178,6 +178,12 @@ llvm::Function *Lowering::error_function(bool with_stack_context) {
             at(record, offsetof(trace::FaultRecord, kind)));
     store64(load64(at(dctx, ClauseContextLayout::fault_address)),
             at(record, offsetof(trace::FaultRecord, address)));
+    ir_.CreateAlignedStore(
+        ir_.CreateTrunc(ir_.CreateLShr(load64(at(dctx, ClauseContextLayout::fault_action)), 32),
+                        i32()),
+        at(record, offsetof(trace::FaultRecord, site)), llvm::Align(4));
+    ir_.CreateAlignedStore(ir_.getInt32(0), at(record, offsetof(trace::FaultRecord, reserved)),
+                           llvm::Align(4));
     call_helper(BPF_FUNC_ringbuf_output, i64(),
                 {output_map_, record, const64(sizeof(trace::FaultRecord)), const64(0)});
 
@@ -196,7 +202,7 @@ llvm::Function *Lowering::error_function(bool with_stack_context) {
         llvm::Value *error_args[6] = {
             const64(0),
             epid,
-            load64(at(dctx, ClauseContextLayout::fault_action)),
+            ir_.CreateAnd(load64(at(dctx, ClauseContextLayout::fault_action)), 0xffffffff),
             const64(uint64_t(-1)),
             load64(at(dctx, ClauseContextLayout::fault_kind)),
             load64(at(dctx, ClauseContextLayout::fault_address)),

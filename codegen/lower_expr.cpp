@@ -340,6 +340,17 @@ Value Lowering::lower_assign(const ast::Assign &assign, ClauseState &state) {
 }
 
 Value Lowering::lower(const ast::Expr &expr, ClauseState &state) {
+    // Expressions of the D library (a translator's members, an inline's
+    // value) fault at the place in the program that used them.
+    const ast::Expr *enclosing = faulting_expression_;
+    if (!state.clause || expr.range.source == state.clause->range.source)
+        faulting_expression_ = &expr;
+    Value value = lower_expression(expr, state);
+    faulting_expression_ = enclosing;
+    return value;
+}
+
+Value Lowering::lower_expression(const ast::Expr &expr, ClauseState &state) {
     const sema::Type *type = expr.type;
     if (sema::is_integer(sema::resolve(type)) && expr.kind != ast::Expr::Kind::Assign &&
         expr.kind != ast::Expr::Kind::Call) {

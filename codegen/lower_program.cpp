@@ -254,7 +254,14 @@ void Lowering::fault_if(ClauseState &state, llvm::Value *failed, trace::FaultKin
     store64(const64(uint64_t(kind)), at(state.dctx, ClauseContextLayout::fault_kind));
     store64(address ? ir_.CreateZExtOrTrunc(address, i64()) : const64(0),
             at(state.dctx, ClauseContextLayout::fault_address));
-    store64(const64(state.statement), at(state.dctx, ClauseContextLayout::fault_action));
+    // The statement in the low half (ERROR's arg2), the expression in the high.
+    uint64_t site = 0;
+    if (faulting_expression_ && state.description) {
+        state.description->fault_sites.push_back(faulting_expression_->range);
+        site = state.description->fault_sites.size();
+    }
+    store64(const64(site << 32 | state.statement),
+            at(state.dctx, ClauseContextLayout::fault_action));
     ir_.CreateBr(state.fault);
     ir_.SetInsertPoint(ok);
 }

@@ -271,6 +271,7 @@ public:
 
     // --- lower_expr.cpp ---------------------------------------------------------
     Value lower(const ast::Expr &expr, ClauseState &state);
+    Value lower_expression(const ast::Expr &expr, ClauseState &state); // lower()'s body
     // Integers/pointers as i64 (strings etc. give their ptr as an integer).
     llvm::Value *lower_scalar(const ast::Expr &expr, ClauseState &state);
     llvm::Value *truth(const ast::Expr &expr, ClauseState &state); // i1
@@ -477,6 +478,9 @@ public:
     std::vector<NestingLevel> nesting_levels_;
     llvm::GlobalVariable *processes_map_ = nullptr; // on first announce_process()
     llvm::GlobalVariable *cpu_info_ = nullptr;      // on first current_cpu_info()
+    // The innermost expression being lowered: a fault there is reported at
+    // its place (ClauseDescription::fault_sites).
+    const ast::Expr *faulting_expression_ = nullptr;
     llvm::GlobalVariable *activity_ = nullptr;
     llvm::GlobalVariable *globals_ = nullptr;
     llvm::GlobalVariable *walltime_offset_ = nullptr;

@@ -289,7 +289,10 @@ void Consumer::report_fault(std::span<const std::byte> record) {
     std::string probe_name = probe_label(fault.faulting_epid);
     if (fault.faulting_epid >= 1 && fault.faulting_epid <= program_.enabled_probes.size()) {
         const EnabledProbe &enabled = program_.enabled_probes[fault.faulting_epid - 1];
-        const SourceRange &at = program_.clauses.at(enabled.clause).location;
+        const ClauseDescription &clause = program_.clauses.at(enabled.clause);
+        const SourceRange &at = fault.site >= 1 && fault.site <= clause.fault_sites.size()
+                                    ? clause.fault_sites[fault.site - 1]
+                                    : clause.location;
         if (at.valid())
             where = " at " + at.file_name() + ":" + std::to_string(at.begin.line) + ":" +
                     std::to_string(at.begin.column);

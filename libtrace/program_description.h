@@ -56,6 +56,10 @@ struct FaultRecord {
     uint32_t action; // 1-based statement index within the clause
     uint64_t kind;   // FaultKind
     uint64_t address;
+    // 1-based index in the clause's fault_sites of the expression that
+    // faulted; 0: not known (the clause's location stands for it).
+    uint32_t site;
+    uint32_t reserved;
 };
 
 // A process whose user addresses (ustack(), usym() ...) a clause recorded for
@@ -165,6 +169,8 @@ struct ClauseDescription {
     bool records = true;      // false: the clause writes nothing (no data-recording action)
     bool shows_firing = true; // false: its records print no probe line (commit/discard only)
     std::vector<ActionDescription> actions;
+    // The expressions that can fault, by FaultRecord::site - 1.
+    std::vector<SourceRange> fault_sites;
     // Where the record's mask words are: bit i % 64 of word i / 64 says
     // whether action i ran.
     std::vector<uint32_t> mask_offsets = {kRecordMaskOffset};
