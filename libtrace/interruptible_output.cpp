@@ -1,7 +1,6 @@
 #include "libtrace/interruptible_output.h"
 
 #include <poll.h>
-#include <stdio_ext.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,8 +24,8 @@ InterruptibleOutput::InterruptibleOutput(FILE *file, int interrupt_fd,
     FILE *stream = fopencookie(this, "w", functions);
     if (!stream)
         return;
-    // Line by line still where `file` was so (a terminal).
-    if (__flbf(file))
+    // Line by line to a terminal, as stdio writes to one.
+    if (isatty(fd_))
         setvbuf(stream, nullptr, _IOLBF, BUFSIZ);
     stream_ = stream;
     own_stream_ = true;
