@@ -671,7 +671,8 @@ int Session::run() {
     // The -c command runs only now: every probe is attached and BEGIN's output
     // is out. Not at all when BEGIN called exit().
     int status_without_exit = 0;
-    bool tracing = !consumer.exit_status();
+    // A signal read while BEGIN's output waited for its reader ends tracing too.
+    bool tracing = !consumer.exit_status() && !stop_signalled;
     // A target that exits before its user addresses are named (aggregations
     // print at the end) is held at its exit until its modules are read.
     if (tracing && options_.targets && object.map(description.processes_map))

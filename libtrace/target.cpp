@@ -374,6 +374,9 @@ void TargetProcesses::hold_exits(std::function<void(pid_t)> at_exit) {
 
 void TargetProcesses::handle_stops() {
     for (Process &process : processes_) {
+        // The held command's stop is release_command()'s.
+        if (gate_ != Gate::None && &process == &processes_.front())
+            continue;
         while (process.seized && process.hold_exit) {
             // WSTOPPED alone: ptrace stops only, never an exit to reap.
             siginfo_t info{};
