@@ -4,6 +4,7 @@
 #include "libtrace/attach.h"
 #include "libtrace/bpf_object.h"
 #include "libtrace/consumer.h"
+#include "libtrace/interruptible_output.h"
 #include "libtrace/kernel_symbols.h"
 #include "libtrace/options.h"
 #include "libtrace/probe_macros.h"
@@ -25,6 +26,7 @@
 #include <ctime>
 #include <map>
 #include <set>
+#include <utility>
 
 namespace dtx::trace {
 
@@ -459,6 +461,19 @@ int Session::run() {
     sigaddset(&signals, SIGCHLD); // ptrace stops of targets held at exit
     sigprocmask(SIG_BLOCK, &signals, nullptr);
     UniqueFd signal_fd(signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK));
+    // Read by the loop below, and by the output while a write waits for its
+    // reader: a signal that ends tracing also ends a write nobody takes.
+    bool stop_signalled = false, children_stopped = false;
+    auto read_signals = [&] {
+        signalfd_siginfo info{};
+        while (read(signal_fd.get(), &info, sizeof info) == ssize_t(sizeof info)) {
+            if (info.ssi_signo == SIGCHLD)
+                children_stopped = true; // ptrace stops of targets held at exit
+            else
+                stop_signalled = true;
+        }
+        return stop_signalled;
+    };
 
     // As dtrace refuses an enabling whose buffers cannot hold one record.
     for (const AggregationDescription &aggregation : description.aggregations) {
@@ -608,16 +623,26 @@ int Session::run() {
     };
     if (options_.target_pid)
         consumer_options.format.target_pid = uint32_t(*options_.target_pid);
-    Consumer consumer(description, object, probes_, consumer_options, options_.out, options_.err);
+    // Given up at a signal while its reader does not read: what is left of the
+    // records is not read either.
+    InterruptibleOutput output(options_.out, signal_fd.get(), read_signals);
+    Consumer consumer(description, object, probes_, consumer_options, output.stream(),
+                      options_.err);
+    struct RingReader {
+        Consumer &consumer;
+        const InterruptibleOutput &output;
+    } reader{consumer, output};
 
     ring_buffer *ring = ring_buffer__new(
         object.map_fd(description.ring_buffer_map),
         [](void *context, void *data, size_t size) {
-            static_cast<Consumer *>(context)->consume(
-                std::span(static_cast<const std::byte *>(data), size));
+            auto *reader = static_cast<RingReader *>(context);
+            if (reader->output.abandoned())
+                return -EINTR; // stops ring_buffer__consume()
+            reader->consumer.consume(std::span(static_cast<const std::byte *>(data), size));
             return 0;
         },
-        &consumer, nullptr);
+        &reader, nullptr);
     if (!ring) {
         std::fprintf(options_.err, "dtx: could not open the ring buffer: %s\n",
                      std::strerror(errno));
@@ -647,7 +672,8 @@ int Session::run() {
     // The -c command runs only now: every probe is attached and BEGIN's output
     // is out. Not at all when BEGIN called exit().
     int status_without_exit = 0;
-    bool tracing = !consumer.exit_status();
+    // A signal read while BEGIN's output waited for its reader ends tracing too.
+    bool tracing = !consumer.exit_status() && !stop_signalled;
     // A target that exits before its user addresses are named (aggregations
     // print at the end) is held at its exit until its modules are read.
     if (tracing && options_.targets && object.map(description.processes_map))
@@ -663,17 +689,10 @@ int Session::run() {
         int n = epoll_wait(epoll.get(), ready, 8, -1);
         if (n < 0 && errno == EINTR)
             continue;
-        bool signalled = false;
         for (int i = 0; i < n; i++) {
             int fd = ready[i].data.fd;
             if (fd == signal_fd.get()) {
-                signalfd_siginfo info{};
-                while (read(signal_fd.get(), &info, sizeof info) == ssize_t(sizeof info)) {
-                    if (info.ssi_signo != SIGCHLD)
-                        signalled = true;
-                    else if (options_.targets)
-                        options_.targets->handle_stops();
-                }
+                read_signals();
             } else if (fd != ring_buffer__epoll_fd(ring)) {
                 std::string notice = options_.targets->note_exit(fd);
                 epoll_ctl(epoll.get(), EPOLL_CTL_DEL, fd, nullptr);
@@ -684,8 +703,10 @@ int Session::run() {
         // Records of a target's last moments are in the buffer before its exit shows.
         ring_buffer__consume(ring);
         consumer.flush();
+        if (std::exchange(children_stopped, false) && options_.targets)
+            options_.targets->handle_stops();
         // The last target's exit ends tracing as exit(0) would.
-        if (signalled || (options_.targets && options_.targets->all_exited()))
+        if (stop_signalled || (options_.targets && options_.targets->all_exited()))
             break;
     }
 
@@ -700,7 +721,6 @@ int Session::run() {
     attachments.detach_all();
     if (data_mapping.first)
         munmap(data_mapping.first, data_mapping.second);
-    std::fflush(options_.out);
     return consumer.exit_status().value_or(status_without_exit);
 }
 

@@ -2,7 +2,9 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -15,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <utility>
 #include <variant>
 
 extern char **environ;
@@ -55,6 +58,58 @@ std::optional<pid_t> thread_group_of(pid_t tid) {
 bool has_exited(int pidfd) {
     pollfd ready{pidfd, POLLIN, 0};
     return poll(&ready, 1, 0) > 0;
+}
+
+// What dtx sends the held command: stop before exec (dtx traces it and holds
+// it in that stop), or exec now (release, when dtx could not trace it).
+constexpr char kStopBeforeExec = 'S';
+constexpr char kExec = 'X';
+
+// In a child after fork: marks descriptors `first` and up close-on-exec.
+void close_on_exec_from(int first, int max_fd) {
+    if (close_range(unsigned(first), ~0u, CLOSE_RANGE_CLOEXEC) == 0)
+        return;
+    for (int fd = first; fd < max_fd; fd++) // before Linux 5.11
+        fcntl(fd, F_SETFD, FD_CLOEXEC);
+}
+
+// Waits for the next ptrace stop of `pid`, a process dtx traces, and takes
+// it: the event and the signal. False when the process exits first; its exit
+// is left to be reaped.
+bool next_stop(pid_t pid, int &event, int &signal) {
+    siginfo_t info{};
+    while (waitid(P_PID, id_t(pid), &info, WSTOPPED | WEXITED | WNOWAIT | __WALL) != 0)
+        if (errno != EINTR)
+            return false;
+    if (info.si_code != CLD_TRAPPED && info.si_code != CLD_STOPPED)
+        return false;
+    siginfo_t taken{}; // without WNOWAIT, so that it is not reported again
+    waitid(P_PID, id_t(pid), &taken, WSTOPPED | WNOHANG | __WALL);
+    event = info.si_status >> 8;
+    signal = info.si_status & 0xff;
+    return true;
+}
+
+// Lets a traced process go on from a stop that is not dtx's business: a
+// signal on its way is delivered, a group stop (SIGTSTP...) lasts until
+// SIGCONT.
+void pass_stop(pid_t pid, int event, int signal) {
+    if (event == PTRACE_EVENT_STOP)
+        ptrace(PTRACE_LISTEN, pid, nullptr, nullptr);
+    else
+        ptrace(PTRACE_CONT, pid, nullptr, reinterpret_cast<void *>(intptr_t(event ? 0 : signal)));
+}
+
+// Waits for the command `pid`, traced, to stop itself with SIGSTOP before
+// its exec; false when it exits first.
+bool wait_for_gate_stop(pid_t pid) {
+    int event = 0, signal = 0;
+    while (next_stop(pid, event, signal)) {
+        if (event == 0 && signal == SIGSTOP)
+            return true; // held there, the SIGSTOP discarded when it goes on
+        pass_stop(pid, event, signal);
+    }
+    return false;
 }
 
 } // namespace
@@ -117,6 +172,17 @@ std::optional<std::string> TargetProcesses::start_command(const std::vector<std:
     for (const std::string &word : words)
         argv.push_back(const_cast<char *>(word.c_str()));
     argv.push_back(nullptr);
+    // The name exec gives the process (the file's base name, cut as the kernel
+    // cuts it), given before, so that what the gate leaves to be traced (the
+    // execve() entry, its wakeup) is under the command's name, not dtx's.
+    char comm[16] = {};
+    path.copy(comm, sizeof comm - 1,
+              path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+    rlimit files{};
+    int max_fd = getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY
+                     ? int(std::min<rlim_t>(files.rlim_cur, 1 << 20))
+                     : 1 << 20;
+    const pid_t dtx = getpid();
 
     // The release channel is a socket so that releasing a command that died
     // while held fails with EPIPE instead of raising SIGPIPE in dtx.
@@ -132,39 +198,69 @@ std::optional<std::string> TargetProcesses::start_command(const std::vector<std:
     if (pid < 0)
         return "failed to execute " + name + ": fork: " + std::strerror(errno);
     if (pid == 0) {
-        // Held until dtx sends a byte; end of file means dtx gave up on tracing.
-        // Both channels are close-on-exec, so a successful exec shows as end of
-        // file on the error pipe.
+        // Killed when dtx goes, whether it exits or is killed (SIGKILL,
+        // SIGPIPE), and at once if dtx is gone already.
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != dtx)
+            _exit(127);
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, nullptr);
         close(release[1]);
         close(exec_error[0]);
+        // None of dtx's descriptors but 0, 1 and 2 survive the exec; the two
+        // channels stay open until then, so that a successful exec shows as
+        // end of file on the error pipe.
+        close_on_exec_from(3, max_fd);
+        prctl(PR_SET_NAME, comm);
+        // A byte from dtx: kStopBeforeExec once dtx traces this process, or
+        // kExec (at release) when it could not; end of file: dtx gave up.
         char go = 0;
         ssize_t n;
         while ((n = read(release[0], &go, 1)) < 0 && errno == EINTR) {
         }
         if (n != 1)
             _exit(127);
+        // A signal-delivery stop, in which dtx holds this process until
+        // release. The kill() returns before tracing starts; the next system
+        // call, once dtx lets it go, is the execve().
+        if (go == kStopBeforeExec)
+            kill(getpid(), SIGSTOP);
         execve(path.c_str(), argv.data(), environ);
         int error = errno;
         [[maybe_unused]] ssize_t written = write(exec_error[1], &error, sizeof error);
         _exit(127);
     }
+    release_read.reset();
+    error_write.reset();
     Process process;
     process.pid = pid;
     process.created = true;
     process.pidfd.reset(open_pidfd(pid));
-    if (!process.pidfd) {
-        int error = errno;
+    auto give_up = [&](const std::string &reason) {
         kill(pid, SIGKILL);
-        waitpid(pid, nullptr, 0);
-        return "failed to execute " + name + ": pidfd_open: " + std::strerror(error);
+        waitpid(pid, nullptr, __WALL);
+        return "failed to execute " + name + ": " + reason;
+    };
+    if (!process.pidfd)
+        return give_up(std::string("pidfd_open: ") + std::strerror(errno));
+    // Traced from here on, the command stops itself before its execve(); the
+    // tracer's exit kills it, so it is never left stopped.
+    process.seized =
+        ptrace(PTRACE_SEIZE, pid, nullptr, PTRACE_O_EXITKILL | PTRACE_O_TRACEEXEC) == 0;
+    if (process.seized) {
+        char go = kStopBeforeExec;
+        if (send(release_write.get(), &go, 1, MSG_NOSIGNAL) != 1 || !wait_for_gate_stop(pid))
+            return give_up("it ended before it could run");
+        release_write.reset();
+        gate_ = Gate::Stopped;
+    } else {
+        release_socket_ = std::move(release_write);
+        gate_ = Gate::Blocked;
     }
     processes_.insert(processes_.begin(), std::move(process));
     command_name_ = name;
     command_path_ = path;
-    release_socket_ = std::move(release_write);
     exec_error_pipe_ = std::move(error_read);
     return std::nullopt;
 }
@@ -212,40 +308,76 @@ std::vector<pid_t> TargetProcesses::pids() const {
 }
 
 std::optional<std::string> TargetProcesses::held_executable(pid_t pid) const {
-    if (!release_socket_ || processes_.empty() || !processes_.front().created ||
-        processes_.front().pid != pid)
+    if (gate_ == Gate::None || processes_.front().pid != pid)
         return std::nullopt;
     return command_path_;
 }
 
 std::optional<std::string> TargetProcesses::release_command() {
-    if (!release_socket_)
+    if (gate_ == Gate::None)
         return std::nullopt;
-    char go = 1;
-    ssize_t sent = send(release_socket_.get(), &go, 1, MSG_NOSIGNAL);
-    release_socket_.reset();
-    if (sent != 1)
-        return "failed to execute " + command_name_ + ": it ended before it could run";
+    const std::string failed = "failed to execute " + command_name_ + ": ";
+    bool ran = true;
+    if (std::exchange(gate_, Gate::None) == Gate::Stopped) {
+        ran = resume_into_exec(processes_.front());
+    } else {
+        char go = kExec;
+        ran = send(release_socket_.get(), &go, 1, MSG_NOSIGNAL) == 1;
+        release_socket_.reset();
+    }
     int error = 0;
     ssize_t n;
     while ((n = read(exec_error_pipe_.get(), &error, sizeof error)) < 0 && errno == EINTR) {
     }
     exec_error_pipe_.reset();
     if (n == sizeof error)
-        return "failed to execute " + command_name_ + ": " + std::strerror(error);
+        return failed + std::strerror(error);
+    if (!ran)
+        return failed + "it ended before it could run";
     return std::nullopt;
+}
+
+bool TargetProcesses::resume_into_exec(Process &command) {
+    if (ptrace(PTRACE_CONT, command.pid, nullptr, nullptr) != 0)
+        return false; // killed while held
+    int event = 0, signal = 0;
+    while (next_stop(command.pid, event, signal)) {
+        if (event != PTRACE_EVENT_EXEC) {
+            pass_stop(command.pid, event, signal);
+            continue;
+        }
+        // Past its exec (proc:::exec-success has fired, execve() has yet to
+        // return): traced from now on only to be held at its exit.
+        if (command.hold_exit) {
+            ptrace(PTRACE_SETOPTIONS, command.pid, nullptr, PTRACE_O_EXITKILL | PTRACE_O_TRACEEXIT);
+            ptrace(PTRACE_CONT, command.pid, nullptr, nullptr);
+        } else {
+            ptrace(PTRACE_DETACH, command.pid, nullptr, nullptr);
+            command.seized = false;
+        }
+        return true;
+    }
+    return false; // exec failed (the error pipe says why), or killed
 }
 
 void TargetProcesses::hold_exits(std::function<void(pid_t)> at_exit) {
     at_exit_ = std::move(at_exit);
-    for (Process &process : processes_)
-        if (!process.exited && !process.seized)
+    for (Process &process : processes_) {
+        if (process.exited)
+            continue;
+        // The command traced by its gate gets its options at its exec.
+        if (!process.seized)
             process.seized = ptrace(PTRACE_SEIZE, process.pid, nullptr, PTRACE_O_TRACEEXIT) == 0;
+        process.hold_exit = process.seized;
+    }
 }
 
 void TargetProcesses::handle_stops() {
     for (Process &process : processes_) {
-        while (process.seized) {
+        // The held command's stop is release_command()'s.
+        if (gate_ != Gate::None && &process == &processes_.front())
+            continue;
+        while (process.seized && process.hold_exit) {
             // WSTOPPED alone: ptrace stops only, never an exit to reap.
             siginfo_t info{};
             if (waitid(P_PID, id_t(process.pid), &info, WSTOPPED | WNOHANG | __WALL) != 0 ||
@@ -257,12 +389,8 @@ void TargetProcesses::handle_stops() {
                     at_exit_(process.pid);
                 ptrace(PTRACE_DETACH, process.pid, nullptr, nullptr);
                 process.seized = false;
-            } else if (event == PTRACE_EVENT_STOP) {
-                ptrace(PTRACE_LISTEN, process.pid, nullptr, nullptr); // a group stop: stay stopped
             } else {
-                // A signal on its way to the process: deliver it.
-                ptrace(PTRACE_CONT, process.pid, nullptr,
-                       reinterpret_cast<void *>(intptr_t(signal)));
+                pass_stop(process.pid, event, signal);
             }
         }
     }

@@ -3,7 +3,14 @@
 // The command is forked before the program is compiled, so that $target is
 // known, but it waits before exec until the session releases it, once every
 // probe is attached and BEGIN has run (dtrace holds its -c process the same
-// way). Exits are seen through pidfds, which the session watches in its epoll
+// way). It waits in a ptrace stop placed just before its execve(), entered
+// before any probe is attached, so that the first event of $target a program
+// sees is that execve's entry, already under the command's name; its exec
+// (proc:::exec-success, execve's return) and all that follows are traced.
+// Where ptrace is refused (another tracer, Yama), it waits in a read() of a
+// socket instead, whose return is then seen too. The command has only
+// descriptors 0, 1 and 2 of dtx's, and dies with dtx, however dtx ends.
+// Exits are seen through pidfds, which the session watches in its epoll
 // set; tracing ends when the last target has exited. A command still held or
 // running when dtx finishes is killed, as dtrace kills a process it created;
 // grabbed processes are left alone.
@@ -55,8 +62,9 @@ public:
     // (its maps are still dtx's); nullopt for any other pid.
     std::optional<std::string> held_executable(pid_t pid) const;
 
-    // Lets the held command exec (nothing when there is none). The message says
-    // why exec failed; the command has then exited.
+    // Lets the held command exec (nothing when there is none), and returns
+    // once it has: the message says why exec failed or why the command ended
+    // before it; the command has then exited.
     std::optional<std::string> release_command();
 
     // From now on, stops each target as it exits, while its memory is still
@@ -65,7 +73,8 @@ public:
     // to name. Through ptrace (PTRACE_SEIZE with the exit event): signals
     // the target receives are passed on by handle_stops(), so the session
     // calls it on every SIGCHLD. Best effort: a process that another tracer
-    // holds is left alone. dtx's exit detaches what is still seized.
+    // holds is left alone. dtx's exit detaches what is still seized (and
+    // kills the command).
     void hold_exits(std::function<void(pid_t)> at_exit);
     // Handles the seized targets' ptrace stops (see hold_exits()).
     void handle_stops();
@@ -85,13 +94,24 @@ private:
         UniqueFd pidfd;
         bool created = false; // by start_command(): dtx's child, reaped by dtx
         bool exited = false;
-        bool seized = false; // by hold_exits()
+        bool seized = false;    // traced by dtx: held before exec, or at exit
+        bool hold_exit = false; // by hold_exits()
     };
+    // How the command waits for release_command().
+    enum class Gate {
+        None,    // no command, or it was released
+        Stopped, // in a ptrace stop before its execve()
+        Blocked, // in a read() of release_socket_ (ptrace refused)
+    };
+    // Resumes the command stopped by the gate and waits for its exec; false
+    // when it exited before.
+    bool resume_into_exec(Process &command);
     std::function<void(pid_t)> at_exit_;
     std::vector<Process> processes_;
     std::string command_name_;
     std::string command_path_; // the file the command executes
-    UniqueFd release_socket_;  // dtx's end: a byte lets the held command exec
+    Gate gate_ = Gate::None;
+    UniqueFd release_socket_;  // dtx's end: a byte lets the held command go on
     UniqueFd exec_error_pipe_; // read end: the errno of a failed exec; EOF on success
 };
 

@@ -3,12 +3,14 @@
 // nothing dtx started outlives it. Root only for the kernel-thread case.
 #include "libtrace/target.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -56,6 +58,26 @@ bool becomes_readable(int fd) {
 
 bool process_exists(pid_t pid) {
     return kill(pid, 0) == 0 || errno != ESRCH;
+}
+
+// The state letter of /proc/PID/stat ('S', 't', 'Z'...), or 0 once it is gone.
+char process_state(pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), {});
+    size_t paren = text.rfind(')');
+    return paren == std::string::npos || paren + 2 >= text.size() ? 0 : text[paren + 2];
+}
+
+std::string first_line(const std::string &path) {
+    std::ifstream file(path);
+    std::string line;
+    std::getline(file, line);
+    return line;
+}
+
+std::string executable_of(pid_t pid) {
+    std::error_code error;
+    return std::filesystem::read_symlink("/proc/" + std::to_string(pid) + "/exe", error);
 }
 
 // Runs `words` as the command to its end; returns the exit notice.
@@ -268,5 +290,85 @@ TEST(TargetProcesses, HeldAtExitWithItsMapsReadable) {
     EXPECT_TRUE(targets.note_exit(fds[0]).ends_with(" terminated by SIGUSR1"));
 }
 
+// Held, the command waits in a ptrace stop that it entered before tracing
+// started, so nothing of its waiting can be traced; it already has the name
+// its exec will give it.
+TEST(TargetProcesses, HeldCommandIsStoppedUnderItsName) {
+    TargetProcesses targets;
+    ASSERT_EQ(targets.start_command({"sleep", "60"}), std::nullopt);
+    pid_t pid = *targets.target_pid();
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(status, line) && !line.starts_with("TracerPid:")) {
+    }
+    if (line != "TracerPid:\t" + std::to_string(getpid()))
+        GTEST_SKIP() << "ptrace was refused (" << line << "): the command waits in a read()";
+    EXPECT_EQ(process_state(pid), 't');
+    EXPECT_EQ(first_line("/proc/" + std::to_string(pid) + "/comm"), "sleep");
+    EXPECT_EQ(executable_of(pid), executable_of(getpid())) << "it ran before its release";
+}
+
+// Of dtx's descriptors, the command gets 0, 1 and 2 only.
+TEST(TargetProcesses, CommandGetsOnlyStandardDescriptors) {
+    int inheritable = open("/dev/null", O_RDONLY); // not close-on-exec
+    ASSERT_GE(inheritable, 3);
+    TargetProcesses targets;
+    ASSERT_EQ(targets.start_command({"sleep", "60"}), std::nullopt);
+    ASSERT_EQ(targets.release_command(), std::nullopt);
+    close(inheritable);
+    pid_t pid = *targets.target_pid();
+    // release_command() returns once the exec is done.
+    ASSERT_NE(executable_of(pid), executable_of(getpid()));
+    std::vector<int> fds;
+    for (const auto &entry :
+         std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fd"))
+        fds.push_back(std::stoi(entry.path().filename()));
+    std::sort(fds.begin(), fds.end());
+    EXPECT_EQ(fds, (std::vector<int>{0, 1, 2}));
+}
+
+// The command dies with dtx however dtx ends (here SIGKILL), held or running.
+class CommandDiesWithDtx : public testing::TestWithParam<bool> {};
+
+TEST_P(CommandDiesWithDtx, WithinASecond) {
+    const bool released = GetParam();
+    int report[2];
+    ASSERT_EQ(pipe(report), 0);
+    pid_t dtx = fork();
+    ASSERT_GE(dtx, 0);
+    if (dtx == 0) {
+        close(report[0]);
+        TargetProcesses targets;
+        if (targets.start_command({"sleep", "60"}) || (released && targets.release_command()))
+            _exit(1);
+        pid_t pid = *targets.target_pid();
+        if (write(report[1], &pid, sizeof pid) != sizeof pid)
+            _exit(1);
+        pause();
+        _exit(0);
+    }
+    close(report[1]);
+    pid_t command = 0;
+    ASSERT_EQ(read(report[0], &command, sizeof command), ssize_t(sizeof command));
+    close(report[0]);
+    ASSERT_TRUE(process_exists(command));
+    ASSERT_EQ(kill(dtx, SIGKILL), 0);
+    ASSERT_EQ(waitpid(dtx, nullptr, 0), dtx);
+    // Reparented, it is reaped by init (or left a zombie by one that does not reap).
+    char state = process_state(command);
+    for (int i = 0; i < 100 && state != 0 && state != 'Z' && state != 'X'; i++) {
+        usleep(10 * 1000);
+        state = process_state(command);
+    }
+    EXPECT_TRUE(state == 0 || state == 'Z' || state == 'X')
+        << "the command " << command << " is still there, in state " << state;
+    if (state != 0 && state != 'Z' && state != 'X')
+        kill(command, SIGKILL);
+}
+
+INSTANTIATE_TEST_SUITE_P(TargetProcesses, CommandDiesWithDtx, testing::Bool(),
+                         [](const testing::TestParamInfo<bool> &info) {
+                             return info.param ? "Running" : "Held";
+                         });
 
 } // namespace
