@@ -463,6 +463,31 @@ uint32_t Lowering::printed_type(const sema::Type *type) {
     return index;
 }
 
+// `entry` if it is not null, else the entry of `key` in `spill`, inserted
+// with `initial` if need be (null only when the spill map is full too).
+llvm::Value *Lowering::spill_if_null(llvm::Value *entry, llvm::GlobalVariable *spill,
+                                     llvm::Value *key, llvm::GlobalVariable *initial) {
+    llvm::Function *function = ir_.GetInsertBlock()->getParent();
+    auto *lookup = llvm::BasicBlock::Create(context_, "agg_spill", function);
+    auto *insert = llvm::BasicBlock::Create(context_, "agg_spill_new", function);
+    auto *join = llvm::BasicBlock::Create(context_, "agg_entry", function);
+    llvm::BasicBlock *allocated = ir_.GetInsertBlock();
+    ir_.CreateCondBr(ir_.CreateIsNull(entry), lookup, join);
+    ir_.SetInsertPoint(lookup);
+    llvm::Value *spilled = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {spill, key});
+    ir_.CreateCondBr(ir_.CreateIsNull(spilled), insert, join);
+    ir_.SetInsertPoint(insert);
+    call_helper(BPF_FUNC_map_update_elem, i64(), {spill, key, initial, const64(BPF_NOEXIST)});
+    llvm::Value *inserted = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {spill, key});
+    ir_.CreateBr(join);
+    ir_.SetInsertPoint(join);
+    llvm::PHINode *found = ir_.CreatePHI(ptr(), 3);
+    found->addIncoming(entry, allocated);
+    found->addIncoming(spilled, lookup);
+    found->addIncoming(inserted, insert);
+    return found;
+}
+
 void Lowering::lower_aggregation(const ast::Assign &assign, ClauseState &state) {
     const ast::Expr *target = assign.target.get();
     const std::vector<ast::ExprPtr> *keys = nullptr;
@@ -539,29 +564,9 @@ void Lowering::lower_aggregation(const ast::Assign &assign, ClauseState &state) 
                     {storage.map, key, storage.initial_value, const64(BPF_NOEXIST)});
         llvm::Value *created = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {storage.map, key});
         // Not allocated now: the spill map (lower_storage.cpp) takes the key.
-        auto *spill = llvm::BasicBlock::Create(context_, "agg_spill", function);
-        llvm::BasicBlock *created_block = ir_.GetInsertBlock();
-        auto *create_end = llvm::BasicBlock::Create(context_, "agg_created", function);
-        ir_.CreateCondBr(ir_.CreateIsNull(created), spill, create_end);
-        ir_.SetInsertPoint(spill);
-        llvm::Value *spilled =
-            call_helper(BPF_FUNC_map_lookup_elem, ptr(), {storage.spill_map, key});
-        auto *spill_new = llvm::BasicBlock::Create(context_, "agg_spill_new", function);
-        llvm::BasicBlock *spill_lookup_block = ir_.GetInsertBlock();
-        ir_.CreateCondBr(ir_.CreateIsNull(spilled), spill_new, create_end);
-        ir_.SetInsertPoint(spill_new);
-        call_helper(BPF_FUNC_map_update_elem, i64(),
-                    {storage.spill_map, key, storage.initial_value, const64(BPF_NOEXIST)});
-        llvm::Value *spill_created =
-            call_helper(BPF_FUNC_map_lookup_elem, ptr(), {storage.spill_map, key});
-        llvm::BasicBlock *spill_new_end = ir_.GetInsertBlock();
-        ir_.CreateBr(create_end);
-        ir_.SetInsertPoint(create_end);
-        llvm::PHINode *entry_now = ir_.CreatePHI(ptr(), 3);
-        entry_now->addIncoming(created, created_block);
-        entry_now->addIncoming(spilled, spill_lookup_block);
-        entry_now->addIncoming(spill_created, spill_new_end);
-        created = entry_now;
+        if (storage.spill_map)
+            created = spill_if_null(created, storage.spill_map, key, storage.initial_value);
+        llvm::BasicBlock *create_end = ir_.GetInsertBlock();
         ir_.CreateCondBr(ir_.CreateIsNull(created), full, update);
 
         ir_.SetInsertPoint(full);

@@ -171,6 +171,7 @@ void Lowering::plan_maps() {
     };
     std::vector<llvm::GlobalVariable *> maps;
     std::vector<llvm::GlobalVariable *> spill_maps(plan.maps.size(), nullptr);
+    size_t spills = 0;
     for (size_t i = 0; i < plan.maps.size(); i++) {
         const StorageMap &map = plan.maps[i];
         BpfMapDefinition definition{.name = map_name(map, i),
@@ -195,6 +196,10 @@ void Lowering::plan_maps() {
             // asynchronously, and per-CPU memory is populated by a worker):
             // the key then goes to a preallocated spill map, so an
             // aggregation with room never drops an update.
+            // (Only while the maps stay within the storage budget: past it,
+            // such an update is a counted drop.)
+            if (plan.maps.size() + ++spills > kStorageMapBudget)
+                break;
             BpfMapDefinition spill = definition;
             spill.name += "_spill";
             spill.max_entries = std::min(definition.max_entries, kSpillEntries);

@@ -271,6 +271,8 @@ public:
 
     // --- lower_expr.cpp ---------------------------------------------------------
     Value lower(const ast::Expr &expr, ClauseState &state);
+    llvm::Value *spill_if_null(llvm::Value *entry, llvm::GlobalVariable *spill, llvm::Value *key,
+                               llvm::GlobalVariable *initial);         // lower_calls.cpp
     Value lower_expression(const ast::Expr &expr, ClauseState &state); // lower()'s body
     // Integers/pointers as i64 (strings etc. give their ptr as an integer).
     llvm::Value *lower_scalar(const ast::Expr &expr, ClauseState &state);
