@@ -317,11 +317,7 @@ public:
         return out;
     }
 
-    ProviderAttributes attributes() const override {
-        constexpr Attributes kEvolvingIsa{Stability::Evolving, Stability::Evolving,
-                                          DependencyClass::Isa};
-        return {kEvolvingIsa, Attributes{}, Attributes{}, kEvolvingIsa, kEvolvingIsa};
-    }
+    ProviderAttributes attributes() const override { return stable_provider_attributes(); }
 
     std::optional<std::string> probe_unavailable(const trace::Probe &probe) override {
         if (definition(probe).wait == Wait::None)

@@ -45,6 +45,12 @@ llvm::Value *TracepointFilter::current_pid_tgid() {
     return builder_.call_helper(BPF_FUNC_get_current_pid_tgid, ir().getInt64Ty(), {});
 }
 
+ProviderAttributes stable_provider_attributes() {
+    constexpr Attributes kEvolvingIsa{Stability::Evolving, Stability::Evolving,
+                                      DependencyClass::Isa};
+    return {kEvolvingIsa, Attributes{}, Attributes{}, kEvolvingIsa, kEvolvingIsa};
+}
+
 std::optional<unsigned> btf_tracepoint_arguments(std::string_view tracepoint) {
     const btf *types = trace::vmlinux_btf();
     if (!types)
@@ -96,11 +102,7 @@ public:
         return out;
     }
 
-    ProviderAttributes attributes() const override {
-        constexpr Attributes kEvolvingIsa{Stability::Evolving, Stability::Evolving,
-                                          DependencyClass::Isa};
-        return {kEvolvingIsa, Attributes{}, Attributes{}, kEvolvingIsa, kEvolvingIsa};
-    }
+    ProviderAttributes attributes() const override { return stable_provider_attributes(); }
 
     std::optional<std::string> probe_unavailable(const trace::Probe &probe) override {
         const StableProbe &stable = definition(probe);

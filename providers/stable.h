@@ -76,6 +76,10 @@ struct StableProbe {
     std::vector<StableFilter> native = {};
 };
 
+// The stability dtrace-utils declares for its stable providers: names and
+// arguments Evolving/Evolving/ISA, modules and functions Private.
+ProviderAttributes stable_provider_attributes();
+
 // How many arguments the raw tracepoint passes (its btf_trace_ prototype less
 // the private pointer, at most arg0..arg9), or nullopt when the kernel's BTF
 // has no such tracepoint.
