@@ -267,10 +267,14 @@ void Lowering::fault_if(ClauseState &state, llvm::Value *failed, trace::FaultKin
 }
 
 void Lowering::count_drop(ClauseState &state, trace::DropCounter counter, llvm::BasicBlock *next) {
-    llvm::Value *slot = scratch(state, 8);
+    count_drop(scratch(state, 8), counter, next);
+}
+
+void Lowering::count_drop(llvm::Value *slot, trace::DropCounter counter, llvm::BasicBlock *next) {
     ir_.CreateAlignedStore(ir_.getInt32(uint32_t(counter)), slot, llvm::Align(4));
     llvm::Value *count = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {drops_map_, slot});
-    auto *increment = llvm::BasicBlock::Create(context_, "count_drop", state.function);
+    auto *increment =
+        llvm::BasicBlock::Create(context_, "count_drop", ir_.GetInsertBlock()->getParent());
     ir_.CreateCondBr(ir_.CreateIsNull(count), next, increment);
     ir_.SetInsertPoint(increment);
     store64(ir_.CreateAdd(load64(count), const64(1)), count);
@@ -615,14 +619,8 @@ llvm::Value *Lowering::clause_context_lookup(llvm::Function &function) {
     ir_.CreateCondBr(ir_.CreateICmpUGE(depth, ir_.getInt32(trace::kNestingLevels)), too_deep,
                      level);
     ir_.SetInsertPoint(too_deep);
-    ir_.CreateStore(ir_.getInt32(uint32_t(trace::DropCounter::Nesting)), key);
-    llvm::Value *drops = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {drops_map_, key});
-    auto *count = llvm::BasicBlock::Create(context_, "count_nesting_drop", &function);
     auto *counted_drop = llvm::BasicBlock::Create(context_, "nesting_drop_counted", &function);
-    ir_.CreateCondBr(ir_.CreateIsNull(drops), counted_drop, count);
-    ir_.SetInsertPoint(count);
-    store64(ir_.CreateAdd(load64(drops), const64(1)), drops);
-    ir_.CreateBr(counted_drop);
+    count_drop(key, trace::DropCounter::Nesting, counted_drop);
     ir_.SetInsertPoint(counted_drop);
     give_up();
 

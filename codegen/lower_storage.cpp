@@ -240,7 +240,7 @@ void Lowering::plan_maps() {
         storage.value_size = map.value_size;
         d.map_name = map_name(map, place.map);
         if (storage.spill_map)
-            d.spill_map_name = d.map_name + "_spill";
+            d.spill_map_name = storage.spill_map->getName().str();
         d.value_size = map.value_size;
         d.shared_map = map.shared();
         d.map_index = place.id;

@@ -220,6 +220,8 @@ public:
     void copy_string(llvm::Value *to, llvm::Value *from);
     // Adds one to this CPU's drop counter `counter`, then jumps to `next`.
     void count_drop(ClauseState &state, trace::DropCounter counter, llvm::BasicBlock *next);
+    // The same with `slot`, 4 bytes of stack, for the counter's key.
+    void count_drop(llvm::Value *slot, trace::DropCounter counter, llvm::BasicBlock *next);
     // Reads `size` bytes of kernel memory at `address` into zeroed scratch (at
     // least 8 bytes), ending the clause with an invalid-address fault if the
     // read fails; returns the scratch.
