@@ -109,25 +109,16 @@ void LibbpfMessageCapture::add(libbpf_print_level level, std::string_view text) 
     partial_line_.append(text.substr(start));
 }
 
-std::string BpfObjectError::to_string() const {
-    std::string text = message;
-    for (const std::string &line : details)
-        text += "\n    " + line;
-    return text;
-}
-
 BpfObject::BpfObject(BpfObjectOptions options) : options_(std::move(options)) {}
 
 BpfObject::~BpfObject() {
     bpf_object__close(object_);
 }
 
-std::optional<BpfObjectError> BpfObject::open(std::vector<char> elf_image) {
+Status BpfObject::open(std::vector<char> elf_image) {
     if (object_)
-        return BpfObjectError{.program = {},
-                              .error_code = EBUSY,
-                              .message = "BPF object '" + options_.name + "' is already open",
-                              .details = {}};
+        return Error("BPF object '" + options_.name + "' is already open", ErrorKind::Failed,
+                     EBUSY);
     LibbpfMessageCapture capture(options_.echo_libbpf_up_to);
     // libbpf reads the image during open only, but keeping it costs little
     // and frees us from depending on that.
@@ -139,13 +130,10 @@ std::optional<BpfObjectError> BpfObject::open(std::vector<char> elf_image) {
     if (!object_) {
         int error_code = errno;
         keep_messages(capture);
-        return BpfObjectError{
-            .program = {},
-            .error_code = error_code,
-            .message =
-                "cannot open BPF object '" + options_.name + "': " + std::strerror(error_code),
-            .details = last_warnings(libbpf_messages_, options_.error_log_lines),
-        };
+        Error error("cannot open BPF object '" + options_.name + "': " + std::strerror(error_code),
+                    ErrorKind::Failed, error_code);
+        error.details = last_warnings(libbpf_messages_, options_.error_log_lines);
+        return error;
     }
 
     // A buffer per program keeps each program's log apart; with log level 0
@@ -161,7 +149,7 @@ std::optional<BpfObjectError> BpfObject::open(std::vector<char> elf_image) {
         bpf_program__set_log_level(program, options_.verifier_log_level);
     }
     keep_messages(capture);
-    return std::nullopt;
+    return {};
 }
 
 bool BpfObject::set_global_variable(std::string_view name, std::span<const std::byte> value) {
@@ -193,12 +181,9 @@ bool BpfObject::set_global_variable(std::string_view name, std::span<const std::
     return false;
 }
 
-std::optional<BpfObjectError> BpfObject::load() {
+Status BpfObject::load() {
     if (!object_)
-        return BpfObjectError{.program = {},
-                              .error_code = EINVAL,
-                              .message = "BPF object '" + options_.name + "' is not open",
-                              .details = {}};
+        return Error("BPF object '" + options_.name + "' is not open", ErrorKind::Failed, EINVAL);
     LibbpfMessageCapture capture(options_.echo_libbpf_up_to);
     int result = bpf_object__load(object_);
     keep_messages(capture);
@@ -208,17 +193,16 @@ std::optional<BpfObjectError> BpfObject::load() {
     // and map types with it; for dtx's objects that is a code generator bug
     // to report, not a degradation to hide.
     const btf *types = bpf_object__btf(object_);
-    if (types && btf__fd(types) < 0)
-        return BpfObjectError{
-            .program = {},
-            .error_code = EINVAL,
-            .message = "the kernel rejected the BTF of BPF object '" + options_.name + "'",
-            .details = last_warnings(libbpf_messages_, options_.error_log_lines),
-        };
-    return std::nullopt;
+    if (types && btf__fd(types) < 0) {
+        Error error("the kernel rejected the BTF of BPF object '" + options_.name + "'",
+                    ErrorKind::Failed, EINVAL);
+        error.details = last_warnings(libbpf_messages_, options_.error_log_lines);
+        return error;
+    }
+    return {};
 }
 
-KernelLimit kernel_limit(const BpfObjectError &error) {
+KernelLimit kernel_limit(const Error &error) {
     static constexpr std::pair<std::string_view, KernelLimit> kSigns[] = {
         {"BPF program is too large", KernelLimit::Instructions},
         {"jumps is too complex", KernelLimit::Branches},
@@ -233,18 +217,18 @@ KernelLimit kernel_limit(const BpfObjectError &error) {
     return KernelLimit::None;
 }
 
-BpfObjectError BpfObject::describe_load_failure(int error_code) const {
-    BpfObjectError error;
-    error.program = program_named_in(libbpf_messages_);
-    error.error_code = error_code;
-    const VerifierLog *log = find_verifier_log(error.program);
-    if (error.program.empty()) {
+Error BpfObject::describe_load_failure(int error_code) const {
+    Error error;
+    error.subject = program_named_in(libbpf_messages_);
+    error.errnum = error_code;
+    const VerifierLog *log = find_verifier_log(error.subject);
+    if (error.subject.empty()) {
         // Programs load in order and loading stops at the first failure, so
         // the last program with a log is the one that failed.
         for (auto it = verifier_logs_.rbegin(); it != verifier_logs_.rend(); ++it) {
             if (it->buffer[0] != '\0') {
                 log = &*it;
-                error.program = it->program;
+                error.subject = it->program;
                 break;
             }
         }
@@ -258,26 +242,26 @@ BpfObjectError BpfObject::describe_load_failure(int error_code) const {
         // Helpers a lockdown mode refuses (copyout() and copyoutstr() use
         // bpf_probe_write_user): say so rather than show the verifier's log.
         if (std::strstr(log->buffer.get(), "cannot use helper bpf_probe_write_user")) {
-            error.message = "program '" + error.program +
+            error.message = "program '" + error.subject +
                             "' writes user memory (copyout(), copyoutstr()) with "
                             "bpf_probe_write_user, which this kernel refuses (a lockdown mode or "
                             "a security module forbids it)";
             return error;
         }
         if (error_code != ENOSPC)
-            error.message = "the BPF verifier rejected program '" + error.program + "': " + reason;
+            error.message = "the BPF verifier rejected program '" + error.subject + "': " + reason;
         else if (options_.verifier_log_level == 0)
-            error.message = "the BPF verifier rejected program '" + error.program +
+            error.message = "the BPF verifier rejected program '" + error.subject +
                             "' (its log exceeds " + log_size + " bytes; this is its end)";
         else
-            error.message = "program '" + error.program + "' did not load: its verifier log " +
+            error.message = "program '" + error.subject + "' did not load: its verifier log " +
                             "exceeds " + log_size + " bytes";
         error.details = last_lines(log->buffer.get(), options_.error_log_lines);
         return error;
     }
-    error.message = error.program.empty()
+    error.message = error.subject.empty()
                         ? "cannot load BPF object '" + options_.name + "': " + reason
-                        : "cannot load BPF program '" + error.program + "': " + reason;
+                        : "cannot load BPF program '" + error.subject + "': " + reason;
     error.details = last_warnings(libbpf_messages_, options_.error_log_lines);
     return error;
 }

@@ -8,6 +8,8 @@
 // can quote what libbpf and the verifier said instead of "Permission denied".
 #pragma once
 
+#include "libtrace/error.h"
+
 #include <bpf/libbpf.h>
 
 #include <cstddef>
@@ -66,18 +68,8 @@ struct BpfObjectOptions {
     std::optional<libbpf_print_level> echo_libbpf_up_to{};
 };
 
-struct BpfObjectError {
-    std::string program;              // the program that failed, if a program did
-    int error_code = 0;               // positive errno
-    std::string message;              // one line naming what failed and why
-    std::vector<std::string> details; // the end of the verifier log, else libbpf's warnings
-
-    // The message, then the details indented below it.
-    std::string to_string() const;
-};
-
 // A kernel limit that the verifier says a program exceeded (the end of its
-// log, in BpfObjectError::details), for saying it in the program's terms.
+// log, in the load error's details), for saying it in the program's terms.
 enum class KernelLimit {
     None,
     Instructions, // "BPF program is too large": 1,000,000 instructions verified
@@ -86,7 +78,7 @@ enum class KernelLimit {
     Maps,         // "total number of maps per program": 64
     Stack,        // "combined stack size": 512 bytes down a chain of calls
 };
-KernelLimit kernel_limit(const BpfObjectError &error);
+KernelLimit kernel_limit(const Error &error);
 
 class BpfObject {
 public:
@@ -95,8 +87,10 @@ public:
     BpfObject(const BpfObject &) = delete;
     BpfObject &operator=(const BpfObject &) = delete;
 
-    // Parses the ELF image; nothing reaches the kernel yet.
-    std::optional<BpfObjectError> open(std::vector<char> elf_image);
+    // Parses the ELF image; nothing reaches the kernel yet. Errors here and
+    // from load() have the failing program as their subject, if one failed,
+    // and the end of its verifier log (else libbpf's warnings) as details.
+    Status open(std::vector<char> elf_image);
 
     // Sets a global variable of ".rodata" or ".data" (defined with
     // codegen::BpfDebugInfo::define_global_variable) between open() and
@@ -104,7 +98,7 @@ public:
     bool set_global_variable(std::string_view name, std::span<const std::byte> value);
 
     // Creates the maps and loads every program.
-    std::optional<BpfObjectError> load();
+    Status load();
 
     // Null / -1 if there is no such program or map (or it is not loaded).
     bpf_program *program(std::string_view name) const;
@@ -127,7 +121,7 @@ private:
         std::unique_ptr<char[]> buffer;
     };
 
-    BpfObjectError describe_load_failure(int error_code) const;
+    Error describe_load_failure(int error_code) const;
     const VerifierLog *find_verifier_log(std::string_view program) const;
     void keep_messages(const LibbpfMessageCapture &capture);
 

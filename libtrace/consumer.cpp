@@ -2,7 +2,6 @@
 
 #include "libtrace/bpf_object.h"
 #include "libtrace/map_entries.h"
-#include "libtrace/options.h"
 #include "libtrace/print_value.h"
 
 #include <bpf/bpf.h>
@@ -605,61 +604,22 @@ void Consumer::normalize(uint32_t aggregation, std::optional<uint64_t> divisor) 
         normals_[aggregation] = *divisor;
 }
 
-bool set_consumer_option(ConsumerOptions &options, std::string_view name,
-                         const OptionValue &value) {
-    if (name == "quiet")
-        options.quiet = value.set;
-    else if (name == "flowindent")
-        options.flow_indent = value.set;
-    else if (name == "rawbytes")
-        options.raw_bytes = value.set;
-    else if (name == "stackindent")
-        options.print.stack_indent = value.set ? unsigned(std::min<uint64_t>(value.number, 1024))
-                                               : AggregationPrintOptions{}.stack_indent;
-    else if (name == "aggsortkey")
-        options.print.sort.by_key = value.set;
-    else if (name == "aggsortrev")
-        options.print.sort.reverse = value.set;
-    else if (name == "aggsortpos")
-        options.print.sort.aggregation_position = value.set ? size_t(value.number) : 0;
-    else if (name == "aggsortkeypos")
-        options.print.sort.key_position = value.set ? size_t(value.number) : 0;
-    else
-        return false;
-    return true;
-}
-
 void Consumer::set_option(uint32_t epid, const std::string &name,
                           const std::optional<std::string> &value) {
     // A bare setopt("name") reaches dtrace's option code as "1".
     const std::string given = value.value_or("1");
-    std::string_view refusal;
-    const OptionSpec *spec = find_option(name);
-    if (!spec) {
-        refusal = kInvalidOptionName;
-    } else if (spec->time == OptionTime::Runtime) {
-        refusal = kOptionWhileTracing;
-    } else {
-        auto parsed = parse_option(*spec, given);
-        if (auto *problem = std::get_if<OptionError>(&parsed))
-            refusal = problem->dtrace_reason;
-        else if (spec->time == OptionTime::Dynamic &&
-                 !set_consumer_option(options_, name, std::get<OptionValue>(parsed)) &&
-                 spec->effect == OptionSpec::Effect::Ignored &&
-                 noticed_options_.insert(name).second)
-            warn(no_effect_notice(*spec));
-        // A compile-time option changes nothing once the program runs; dtrace
-        // takes its value without a word, as here.
-    }
-    if (refusal.empty())
+    Result<std::string> set = options_.set_option(options_, name, given);
+    if (set && !set->empty())
+        warn(*set);
+    if (set)
         return;
+    const std::string &refusal = set.error().message;
     // dtrace's words, its blank line after them included.
     std::fflush(out_);
     std::fprintf(err_,
                  "dtx: error on enabled probe ID %u (%s): couldn't set option \"%s\" to "
-                 "\"%s\": %.*s\n\n",
-                 epid, probe_label(epid).c_str(), name.c_str(), given.c_str(), int(refusal.size()),
-                 refusal.data());
+                 "\"%s\": %s\n\n",
+                 epid, probe_label(epid).c_str(), name.c_str(), given.c_str(), refusal.c_str());
 }
 
 void Consumer::run_command(const std::string &command) {

@@ -19,6 +19,7 @@
 #pragma once
 
 #include "libtrace/aggregation_print.h"
+#include "libtrace/error.h"
 #include "libtrace/probe.h"
 #include "libtrace/program_description.h"
 
@@ -53,13 +54,13 @@ struct ConsumerOptions {
     // The most bytes of records one speculation holds (specsize); records
     // beyond are speculative drops.
     uint64_t speculation_size = 4 << 20;
+    // setopt(): sets option `name` while tracing, in `options` where it is
+    // one the consumer reads. The result is a notice to give, else empty; an
+    // error's message is dtrace's reason for refusing, which the warning repeats.
+    std::function<Result<std::string>(ConsumerOptions &options, const std::string &name,
+                                      const std::optional<std::string> &value)>
+        set_option;
 };
-
-struct OptionValue;
-
-// Applies one of the options the consumer reads (quiet, flowindent, rawbytes,
-// stackindent, aggsort*) to `options`; false for any other name.
-bool set_consumer_option(ConsumerOptions &options, std::string_view name, const OptionValue &value);
 
 class Consumer {
 public:
@@ -188,7 +189,6 @@ private:
     };
     std::map<uint16_t, FlowState> flow_;
     std::map<uint16_t, std::vector<std::byte>> held_returns_; // by CPU
-    std::set<std::string> noticed_options_;                   // "has no effect" said once each
     std::optional<int> exit_status_;
     uint64_t faults_ = 0;
     // Per aggregation: normalization and what has been printed by printa.

@@ -176,12 +176,12 @@ TEST_F(BpfEmitterTest, CountsSyscallsThroughStaticFunction) {
 
     BpfObject bpf;
     auto error = bpf.open(std::move(object.output));
-    ASSERT_FALSE(error) << error->to_string();
+    ASSERT_TRUE(error) << error.error().to_string();
     uint32_t tgid = static_cast<uint32_t>(getpid());
     ASSERT_TRUE(bpf.set_global_variable("target_tgid", std::as_bytes(std::span(&tgid, 1))));
     ASSERT_FALSE(bpf.set_global_variable("no_such_variable", std::as_bytes(std::span(&tgid, 1))));
     error = bpf.load();
-    ASSERT_FALSE(error) << error->to_string();
+    ASSERT_TRUE(error) << error.error().to_string();
 
     // The static function stays a BPF-to-BPF call, with BTF func_info for both.
     bpf_prog_info info{};
@@ -250,28 +250,28 @@ std::vector<char> compile_out_of_bounds_read(llvm::LLVMContext &context,
 
 TEST_F(BpfEmitterTest, VerifierRejectionQuotesLogAndProgram) {
     BpfObject bpf;
-    ASSERT_FALSE(bpf.open(compile_out_of_bounds_read(context_, emitter_)));
+    ASSERT_TRUE(bpf.open(compile_out_of_bounds_read(context_, emitter_)));
     testing::internal::CaptureStderr();
     auto error = bpf.load();
     std::string stderr_text = testing::internal::GetCapturedStderr();
-    ASSERT_TRUE(error);
-    std::string text = error->to_string();
+    ASSERT_FALSE(error);
+    std::string text = error.error().to_string();
     std::printf("%s\n", text.c_str());
-    EXPECT_EQ(error->program, "read_past_value");
-    EXPECT_EQ(error->error_code, EACCES);
+    EXPECT_EQ(error.error().subject, "read_past_value");
+    EXPECT_EQ(error.error().errnum, EACCES);
     EXPECT_NE(text.find("rejected program 'read_past_value'"), std::string::npos);
     EXPECT_NE(text.find("invalid access to map value"), std::string::npos);
     // The embedded source reaches the kernel as line info.
     EXPECT_NE(text.find("rejected.d:1"), std::string::npos);
-    EXPECT_LE(error->details.size(), 20u);
+    EXPECT_LE(error.error().details.size(), 20u);
     EXPECT_EQ(stderr_text.find("libbpf"), std::string::npos) << stderr_text;
 }
 
 TEST_F(BpfEmitterTest, VerboseModeEchoesLibbpfMessages) {
     BpfObject bpf({.echo_libbpf_up_to = LIBBPF_WARN});
-    ASSERT_FALSE(bpf.open(compile_out_of_bounds_read(context_, emitter_)));
+    ASSERT_TRUE(bpf.open(compile_out_of_bounds_read(context_, emitter_)));
     testing::internal::CaptureStderr();
-    EXPECT_TRUE(bpf.load());
+    EXPECT_FALSE(bpf.load());
     std::string stderr_text = testing::internal::GetCapturedStderr();
     EXPECT_NE(stderr_text.find("libbpf: prog 'read_past_value'"), std::string::npos) << stderr_text;
 }
@@ -311,13 +311,13 @@ TEST_F(BpfEmitterTest, HashMapWithStructKeyAndGlobalsHaveBtf) {
 
     BpfObject bpf({.verifier_log_level = 1});
     auto error = bpf.open(std::move(object.output));
-    ASSERT_FALSE(error) << error->to_string();
+    ASSERT_TRUE(error) << error.error().to_string();
     uint64_t large = 0x1122334455667788;
     ASSERT_TRUE(bpf.set_global_variable("large", std::as_bytes(std::span(&large, 1))));
     uint16_t wrong_size = 0;
     EXPECT_FALSE(bpf.set_global_variable("small", std::as_bytes(std::span(&wrong_size, 1))));
     error = bpf.load();
-    ASSERT_FALSE(error) << error->to_string();
+    ASSERT_TRUE(error) << error.error().to_string();
 
     EXPECT_NE(bpf.verifier_log("nothing").find("processed 2 insns"), std::string_view::npos)
         << bpf.verifier_log("nothing");
@@ -387,9 +387,9 @@ TEST_F(BpfEmitterTest, BpfLoopCallsStaticCallback) {
 
     BpfObject bpf;
     auto error = bpf.open(std::move(object.output));
-    ASSERT_FALSE(error) << error->to_string();
+    ASSERT_TRUE(error) << error.error().to_string();
     error = bpf.load();
-    ASSERT_FALSE(error) << error->to_string();
+    ASSERT_TRUE(error) << error.error().to_string();
 
     // Raw tracepoint programs can run without attaching, on a made-up context.
     uint64_t raw_arguments[2] = {0, 0};
@@ -484,9 +484,9 @@ TEST_F(BpfEmitterTest, TimesHundredFunctionModule) {
 
     BpfObject bpf;
     auto error = bpf.open(std::move(object.output));
-    ASSERT_FALSE(error) << error->to_string();
+    ASSERT_TRUE(error) << error.error().to_string();
     error = bpf.load();
-    ASSERT_FALSE(error) << error->to_string();
+    ASSERT_TRUE(error) << error.error().to_string();
     Clock::time_point loaded = Clock::now();
 
     std::printf("%u functions: build IR %.1f ms, optimize %.1f ms, emit %.1f ms, "

@@ -4,12 +4,14 @@
 
 namespace {
 
-using dtx::trace::BpfObjectError;
 using dtx::trace::kernel_limit;
 using dtx::trace::KernelLimit;
 
-BpfObjectError rejected_with(std::vector<std::string> log) {
-    return {.program = "dtx_begin", .error_code = 7, .message = "rejected", .details = log};
+dtx::Error rejected_with(std::vector<std::string> log) {
+    dtx::Error error("rejected", dtx::ErrorKind::Failed, 7);
+    error.subject = "dtx_begin";
+    error.details = std::move(log);
+    return error;
 }
 
 // The verifier's words (kernel/bpf/verifier.c) at the end of its log.

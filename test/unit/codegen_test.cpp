@@ -619,8 +619,8 @@ struct AggregationMap {
 };
 AggregationMap aggregation_map(const Build &b, const std::string &name) {
     trace::BpfObject object;
-    if (auto error = object.open(b.compiled->object)) {
-        ADD_FAILURE() << error->to_string();
+    if (dtx::Status opened = object.open(b.compiled->object); !opened) {
+        ADD_FAILURE() << opened.error().to_string();
         return {};
     }
     bpf_map *map = object.map(b.aggregation(name)->map_name);
@@ -909,13 +909,13 @@ TEST(CodegenActions, PrintDescribesTheValuesType) {
 // error says what the verifier said.
 std::optional<std::string> load(trace::BpfObject &object,
                                 const codegen::CompiledProgram &compiled) {
-    if (auto error = object.open(compiled.object))
-        return error->to_string();
+    if (dtx::Status opened = object.open(compiled.object); !opened)
+        return opened.error().to_string();
     if (bpf_map *dctx = object.map(compiled.description.clause_context_map))
         bpf_map__set_max_entries(dctx, uint32_t(std::max(libbpf_num_possible_cpus(), 1)) *
                                            trace::kNestingLevels);
-    if (auto error = object.load())
-        return error->to_string();
+    if (dtx::Status loaded = object.load(); !loaded)
+        return loaded.error().to_string();
     return std::nullopt;
 }
 

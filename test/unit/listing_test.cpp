@@ -2,7 +2,7 @@
 // filters (union, IDs, unmatched descriptions), the -lv block with the
 // attributes dtrace computes from the fields a probe name gives, and which
 // descriptions of a program name probe IDs.
-#include "cmd/listing.h"
+#include "libtrace/session/listing.h"
 
 #include "parser/parser.h"
 
@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace dtx::cmd {
+namespace dtx::session {
 namespace {
 
 using providers::Attributes;
@@ -84,7 +84,17 @@ Listing list(std::vector<ProbeFilter> filters, bool verbose = false) {
     FILE *out = open_memstream(&out_buffer, &out_size);
     FILE *err = open_memstream(&err_buffer, &err_size);
     Listing listing;
-    listing.status = list_probes(providers, filters, verbose, out, err);
+    dtx::Status listed = list_probes(providers, filters, verbose, out);
+    listing.status = listed ? 0 : 1;
+    if (!listed) {
+        // As the command says each of the error's lines.
+        std::string message = listed.error().message;
+        for (size_t at = 0; at != std::string::npos;) {
+            size_t end = message.find('\n', at);
+            std::fprintf(err, "dtx: %s\n", message.substr(at, end - at).c_str());
+            at = end == std::string::npos ? end : end + 1;
+        }
+    }
     listing.out = read_stream(out, out_buffer, out_size);
     listing.err = read_stream(err, err_buffer, err_size);
     return listing;
@@ -212,4 +222,4 @@ TEST(ProbeFilters, BareNumbersFromTheCommandLineAreProbeIds) {
 }
 
 } // namespace
-} // namespace dtx::cmd
+} // namespace dtx::session

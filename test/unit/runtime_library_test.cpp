@@ -278,18 +278,18 @@ public:
         std::vector<char> object = compile(context, emitter, calls, size);
         if (object.empty())
             return;
-        if (auto error = bpf_.open(object)) {
-            ADD_FAILURE() << error->to_string();
+        if (dtx::Status opened = bpf_.open(object); !opened) {
+            ADD_FAILURE() << opened.error().to_string();
             return;
         }
-        if (bpf_.load()) {
+        if (!bpf_.load()) {
             // A statistics-only log does not say why: load again with the
             // log libbpf asks for after a failure.
             BpfObject again({.error_log_lines = 60});
-            auto error = again.open(std::move(object));
-            if (!error)
-                error = again.load();
-            ADD_FAILURE() << (error ? error->to_string() : "loads the second time");
+            dtx::Status loaded = again.open(std::move(object));
+            if (loaded)
+                loaded = again.load();
+            ADD_FAILURE() << (loaded ? "loads the second time" : loaded.error().to_string());
             return;
         }
         loaded_ = true;

@@ -1,4 +1,4 @@
-#include "cmd/program_sources.h"
+#include "libtrace/session/program_sources.h"
 
 #include <cerrno>
 #include <cstring>
@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace dtx::cmd {
+namespace dtx::session {
 
 namespace {
 
@@ -116,8 +116,9 @@ std::string expand_field_description(ProgramSource::Kind kind, const std::string
     return description + std::string(size_t(padding), ':') + rest;
 }
 
-SourceLoadResult load_program_sources(const Options &options) {
-    SourceLoadResult result;
+Result<std::vector<LoadedSource>> load_program_sources(const Options &options) {
+    std::vector<LoadedSource> sources;
+    std::string error;
     size_t command_line_count = 0;
     for (const ProgramSource &source : options.sources)
         command_line_count += source.kind != ProgramSource::Kind::ScriptFile;
@@ -127,13 +128,12 @@ SourceLoadResult load_program_sources(const Options &options) {
         LoadedSource loaded;
         if (source.kind == ProgramSource::Kind::ScriptFile) {
             std::string text;
-            if (!read_file(source.text, text, result.error))
-                return result;
+            if (!read_file(source.text, text, error))
+                return failure(error);
             if (options.preprocess) {
                 std::string output;
-                if (!preprocess(source.text, std::move(text), options.cpp_args, output,
-                                result.error))
-                    return result;
+                if (!preprocess(source.text, std::move(text), options.cpp_args, output, error))
+                    return failure(error);
                 text = std::move(output);
             }
             loaded.file = std::make_unique<SourceFile>(source.text, std::move(text));
@@ -146,9 +146,9 @@ SourceLoadResult load_program_sources(const Options &options) {
                 name, expand_field_description(source.kind, source.text));
             loaded.from_command_line = true;
         }
-        result.sources.push_back(std::move(loaded));
+        sources.push_back(std::move(loaded));
     }
-    return result;
+    return sources;
 }
 
-} // namespace dtx::cmd
+} // namespace dtx::session

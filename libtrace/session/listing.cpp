@@ -1,4 +1,4 @@
-#include "cmd/listing.h"
+#include "libtrace/session/listing.h"
 
 #include "libtrace/btf_spelling.h"
 #include "libtrace/vmlinux_btf.h"
@@ -10,7 +10,7 @@
 #include <optional>
 #include <set>
 
-namespace dtx::cmd {
+namespace dtx::session {
 
 namespace {
 
@@ -129,8 +129,8 @@ std::vector<ProbeFilter> probe_filters(const ast::Program &program,
     return filters;
 }
 
-int list_probes(std::span<const std::unique_ptr<Provider>> providers,
-                std::span<const ProbeFilter> filters, bool verbose, FILE *out, FILE *err) {
+Status list_probes(std::span<const std::unique_ptr<Provider>> providers,
+                   std::span<const ProbeFilter> filters, bool verbose, FILE *out) {
     // Providers after the last one a filter can match need not list their
     // probes (fbt alone has ~100,000); those before it must, so that every probe
     // keeps the ID the full listing gives it. Lookups by ID need the whole table.
@@ -171,11 +171,14 @@ int list_probes(std::span<const std::unique_ptr<Provider>> providers,
         for (const trace::Probe *probe : found)
             selected.insert(probe->id);
     }
-    if (!problems.empty()) {
-        for (const std::string &problem : problems)
-            std::fprintf(err, "dtx: %s\n", problem.c_str());
-        return 1;
-    }
+    auto lines = [](const std::vector<std::string> &messages) {
+        std::string text;
+        for (const std::string &message : messages)
+            text += (text.empty() ? "" : "\n") + message;
+        return failure(text);
+    };
+    if (!problems.empty())
+        return lines(problems);
 
     std::fprintf(out, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
     for (const trace::Probe &probe : table) {
@@ -191,9 +194,9 @@ int list_probes(std::span<const std::unique_ptr<Provider>> providers,
                 print_probe_details(out, *provider, probe);
     }
     std::fflush(out);
-    for (const std::string &message : unmatched)
-        std::fprintf(err, "dtx: %s\n", message.c_str());
-    return unmatched.empty() ? 0 : 1;
+    if (!unmatched.empty())
+        return lines(unmatched);
+    return {};
 }
 
-} // namespace dtx::cmd
+} // namespace dtx::session

@@ -3,14 +3,15 @@
 // for -C, and spells -P/-m/-f/-i descriptions as full probe descriptions.
 #pragma once
 
-#include "cmd/options.h"
+#include "libtrace/error.h"
+#include "libtrace/session/options.h"
 #include "parser/source.h"
 
 #include <memory>
 #include <string>
 #include <vector>
 
-namespace dtx::cmd {
+namespace dtx::session {
 
 struct LoadedSource {
     std::unique_ptr<SourceFile> file;
@@ -18,15 +19,11 @@ struct LoadedSource {
     bool from_command_line = false;
 };
 
-struct SourceLoadResult {
-    std::vector<LoadedSource> sources;
-    std::string error; // non-empty: a message naming the file and the cause
-};
-
-SourceLoadResult load_program_sources(const Options &options);
+// The programs of `options` in order; an error names the file and the cause.
+Result<std::vector<LoadedSource>> load_program_sources(const Options &options);
 
 // "-f vfs_read" is "::vfs_read:", "-m ext4" is ":ext4::", "-P syscall" is
 // "syscall:::"; any predicate or action after the description is kept.
 std::string expand_field_description(ProgramSource::Kind kind, const std::string &text);
 
-} // namespace dtx::cmd
+} // namespace dtx::session

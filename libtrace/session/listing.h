@@ -3,7 +3,8 @@
 // probe's stability attributes and argument types.
 #pragma once
 
-#include "cmd/program_sources.h"
+#include "libtrace/error.h"
+#include "libtrace/session/program_sources.h"
 #include "parser/ast.h"
 #include "providers/provider.h"
 
@@ -13,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace dtx::cmd {
+namespace dtx::session {
 
 // One probe description to list the matches of. As in dtrace, a bare number
 // given with -n or -i names the probe with that ID instead.
@@ -30,11 +31,10 @@ std::vector<ProbeFilter> probe_filters(const ast::Program &program,
 
 // Lists the probes of `providers` that any of `filters` matches (all of them
 // when there are none) on `out`, sorted by ID. IDs are those of the full
-// listing whatever the filters: every provider lists its probes first. A
-// description that matches nothing is reported on `err` after the listing;
-// an unknown probe ID or a malformed description is reported instead of it.
-// Returns the exit status: 0, or 1 when any filter failed.
-int list_probes(std::span<const std::unique_ptr<providers::Provider>> providers,
-                std::span<const ProbeFilter> filters, bool verbose, FILE *out, FILE *err);
+// listing whatever the filters: every provider lists its probes first. The
+// error has a line per description that matched nothing (after the listing),
+// or per unknown probe ID or malformed description (instead of it).
+Status list_probes(std::span<const std::unique_ptr<providers::Provider>> providers,
+                   std::span<const ProbeFilter> filters, bool verbose, FILE *out);
 
-} // namespace dtx::cmd
+} // namespace dtx::session

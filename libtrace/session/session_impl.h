@@ -1,0 +1,85 @@
+// What a Session holds between its steps; shared by session.cpp (reading
+// and compiling the program) and tracing.cpp (running it).
+#pragma once
+
+#include "codegen/compile.h"
+#include "codegen/sema.h"
+#include "libtrace/consumer.h"
+#include "libtrace/elf_file.h"
+#include "libtrace/probe.h"
+#include "libtrace/session/option_settings.h"
+#include "libtrace/session/program_sources.h"
+#include "libtrace/session/session.h"
+#include "libtrace/target.h"
+#include "parser/ast.h"
+#include "parser/diagnostics.h"
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace dtx::providers {
+class Provider;
+struct Trampoline;
+} // namespace dtx::providers
+
+namespace dtx::session {
+
+// Where a clause came from, for dtrace's "matched N probes" notice.
+struct ProgramUnit {
+    const SourceFile *file = nullptr;
+    std::string label; // "description 'BEGIN'", "script 'x.d'"
+};
+
+struct Session::Impl {
+    Impl(Options options, FILE *err);
+    ~Impl();
+
+    // session.cpp
+    Status open_output();
+    Status read_program();
+    Status start_targets();
+    Status apply_options();
+    Status compile();
+    // The diagnostics so far: an error of kind Diagnostics if there are
+    // errors, else the warnings are said on `err`.
+    Status take_diagnostics(DiagnosticEngine &diagnostics);
+    sema::ClauseArguments clause_arguments(std::span<const trace::Probe *const> probes);
+
+    // tracing.cpp: the steps of trace(), in order.
+    struct Tracing;
+    Status load(Tracing &tracing);
+    Status attach(Tracing &tracing);
+    Status begin(Tracing &tracing, const Interrupts &interrupts);
+    Status consume(Tracing &tracing, const Interrupts &interrupts);
+    int end(Tracing &tracing);
+    void detach(Tracing &tracing);
+
+    Options options;
+    FILE *err;
+    FILE *out = stdout; // -o's file, owned once opened
+    std::vector<LoadedSource> sources;
+    std::vector<ProgramUnit> units;
+    ast::Program program;
+    trace::TargetProcesses targets;
+    std::optional<pid_t> target_pid; // $target
+
+    // What the options set (option_settings.h).
+    codegen::CompileOptions compile_options;
+    trace::ConsumerOptions consumer_options;
+    SessionFlags flags;
+    std::set<std::string> noticed_options;
+
+    trace::ProbeTable probes;
+    // The ELF files the pid and usdt providers and user symbols read, each once.
+    std::shared_ptr<trace::ElfFileCache> elf_files = std::make_shared<trace::ElfFileCache>();
+    std::vector<std::unique_ptr<providers::Provider>> providers;
+    std::vector<providers::Trampoline> trampolines;
+    std::unique_ptr<codegen::CompiledProgram> compiled;
+    std::map<uint32_t, std::vector<trace::ProbeArgument>> probe_arguments; // by probe ID
+    std::vector<std::string> match_notices; // "dtx: description 'BEGIN ' matched 1 probe"
+};
+
+} // namespace dtx::session

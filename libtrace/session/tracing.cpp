@@ -1,0 +1,441 @@
+// Session::trace(): the steps of a run (load, attach, begin, consume, end,
+// detach), each returning its error.
+#include "libtrace/attach.h"
+#include "libtrace/bpf_object.h"
+#include "libtrace/consumer.h"
+#include "libtrace/interruptible_output.h"
+#include "libtrace/kernel_symbols.h"
+#include "libtrace/session/session_impl.h"
+#include "libtrace/user_symbols.h"
+#include "providers/provider.h"
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <set>
+#include <utility>
+
+namespace dtx::session {
+
+namespace {
+
+using trace::Activity;
+using trace::ProgramDescription;
+
+uint64_t clock_ns(clockid_t clock) {
+    timespec ts{};
+    clock_gettime(clock, &ts);
+    return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+int run_program(int fd) {
+    LIBBPF_OPTS(bpf_test_run_opts, options);
+    return bpf_prog_test_run_opts(fd, &options) == 0 ? 0 : -errno;
+}
+
+// A shared mapping of a map's memory (the object's .data).
+class MapMapping {
+public:
+    MapMapping() = default;
+    MapMapping(const MapMapping &) = delete;
+    MapMapping &operator=(const MapMapping &) = delete;
+    ~MapMapping() {
+        if (address_)
+            munmap(address_, size_);
+    }
+    // False if the map cannot be mapped (it is not mmapable).
+    bool map(int map_fd, size_t size) {
+        void *mapped = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, map_fd, 0);
+        if (mapped == MAP_FAILED)
+            return false;
+        address_ = mapped;
+        size_ = size;
+        return true;
+    }
+    char *data() const { return static_cast<char *>(address_); }
+
+private:
+    void *address_ = nullptr;
+    size_t size_ = 0;
+};
+
+struct RingBufferFree {
+    void operator()(ring_buffer *ring) const { ring_buffer__free(ring); }
+};
+
+// Why the kernel refused the program, with the clauses it runs: a kernel
+// limit in the program's terms, else what the verifier said.
+Error load_failure(const Error &error, std::span<const providers::Trampoline> trampolines,
+                   const ProgramDescription &description, bool verbose) {
+    const providers::Trampoline *rejected = nullptr;
+    for (const providers::Trampoline &t : trampolines)
+        if (t.spec.program_name == error.subject)
+            rejected = &t;
+    // The clauses the rejected program runs, and its probes.
+    std::vector<std::string> clauses;
+    std::set<uint32_t> seen;
+    if (rejected)
+        for (const trace::EnabledProbe &enabled : description.enabled_probes) {
+            bool runs =
+                std::any_of(rejected->spec.probes.begin(), rejected->spec.probes.end(),
+                            [&](const trace::Probe *p) { return p->id == enabled.probe_id; });
+            if (!runs || !seen.insert(enabled.clause).second)
+                continue;
+            const SourceRange &at = description.clauses.at(enabled.clause).location;
+            clauses.push_back(at.file_name() + ":" + std::to_string(at.begin.line) + ":" +
+                              std::to_string(at.begin.column));
+        }
+    auto listed = [](const std::vector<std::string> &items, size_t most) {
+        std::string text;
+        for (size_t i = 0; i < items.size() && i < most; i++)
+            text += (i ? ", " : "") + items[i];
+        if (items.size() > most)
+            text += " and " + std::to_string(items.size() - most) + " more";
+        return text;
+    };
+
+    const char *limit = nullptr;
+    switch (trace::kernel_limit(error)) {
+    case trace::KernelLimit::Instructions:
+        limit = "the kernel verifies at most 1,000,000 instructions of one BPF program, "
+                "following every path through its clauses";
+        break;
+    case trace::KernelLimit::Branches:
+        limit = "the kernel's verifier follows at most 8,192 branches at once";
+        break;
+    case trace::KernelLimit::Functions:
+        limit = "the kernel verifies at most 256 functions in one BPF program";
+        break;
+    case trace::KernelLimit::Maps:
+        limit = "a BPF program may use at most 64 maps";
+        break;
+    case trace::KernelLimit::Stack:
+        limit = "the calls of a BPF program may use at most 512 bytes of stack";
+        break;
+    case trace::KernelLimit::None:
+        break;
+    }
+    Error failed("", ErrorKind::Failed, error.errnum);
+    failed.subject = error.subject;
+    if (limit && rejected) {
+        std::vector<std::string> probes;
+        for (const trace::Probe *probe : rejected->spec.probes)
+            probes.push_back("'" + probe->name.full() + "'");
+        failed.message = "could not load the program: the " + std::to_string(clauses.size()) +
+                         " clause" + (clauses.size() == 1 ? "" : "s") + " enabled on probe" +
+                         (probes.size() == 1 ? "" : "s") + " " + listed(probes, 3) +
+                         " are too many or too large for one BPF program: " + limit +
+                         "; make them fewer or smaller";
+        if (verbose) {
+            failed.details.push_back(error.message);
+            failed.details.insert(failed.details.end(), error.details.begin(), error.details.end());
+        }
+    } else {
+        failed.message = "could not load the program: " + error.message;
+        failed.details = error.details;
+    }
+    if (rejected)
+        failed.message += "\nprogram '" + error.subject + "' runs the clause" +
+                          (clauses.size() == 1 ? "" : "s") + " at " + listed(clauses, 10);
+    return failed;
+}
+
+} // namespace
+
+// What a run holds, released in reverse order when it ends however it ends:
+// the ring buffer, the output, every attachment (detached), the .data mapping
+// and the object's programs and maps.
+struct Session::Impl::Tracing {
+    trace::BpfObject object;
+    MapMapping data;
+    uint32_t *activity = nullptr; // the activity word in the object's .data
+    trace::AttachmentSet attachments;
+    int begin_fd = -1, end_fd = -1;
+    std::shared_ptr<trace::UserSymbols> user_symbols;
+    std::unique_ptr<trace::InterruptibleOutput> output;
+    std::unique_ptr<trace::Consumer> consumer;
+    std::unique_ptr<ring_buffer, RingBufferFree> ring;
+    // Set by the interrupts' reads, in the loop and while output waits.
+    bool stop_signalled = false, children_stopped = false;
+    int status_without_exit = 0;
+
+    explicit Tracing(trace::BpfObjectOptions options) : object(std::move(options)) {}
+};
+
+Status Session::Impl::load(Tracing &tracing) {
+    const ProgramDescription &description = compiled->description;
+    // As dtrace refuses an enabling whose buffers cannot hold one record.
+    for (const trace::AggregationDescription &aggregation : description.aggregations) {
+        uint64_t entry = aggregation.key_size + aggregation.value_word_count() * 8;
+        if (compile_options.aggsize < entry)
+            return failure("could not enable tracing: aggsize (" +
+                           std::to_string(compile_options.aggsize) +
+                           " bytes) cannot hold one entry of @" + aggregation.name + " (" +
+                           std::to_string(entry) + " bytes)");
+    }
+    if (!consumer_options.quiet)
+        for (const std::string &notice : match_notices)
+            std::fprintf(err, "%s\n", notice.c_str());
+
+    trace::BpfObject &object = tracing.object;
+    if (Status opened = object.open(compiled->object); !opened)
+        return opened;
+    for (const providers::Trampoline &t : trampolines) {
+        bpf_program *program = object.program(t.spec.program_name);
+        if (!program)
+            continue;
+        if (t.expected_attach_type)
+            bpf_program__set_expected_attach_type(program,
+                                                  bpf_attach_type(*t.expected_attach_type));
+        if (!t.attach_function.empty())
+            bpf_program__set_attach_target(program, 0, t.attach_function.c_str());
+    }
+    if (bpf_map *dctx = object.map(description.clause_context_map))
+        bpf_map__set_max_entries(dctx, uint32_t(std::max(libbpf_num_possible_cpus(), 1)) *
+                                           trace::kNestingLevels);
+    uint64_t walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
+    object.set_global_variable("dtx_walltime_offset",
+                               std::as_bytes(std::span(&walltime_offset, 1)));
+    if (!description.cpu_info_variable.empty()) {
+        const std::vector<trace::CpuInfo> cpus = trace::cpu_info_table();
+        object.set_global_variable(description.cpu_info_variable, std::as_bytes(std::span(cpus)));
+    }
+    if (Status loaded = object.load(); !loaded)
+        return load_failure(loaded.error(), trampolines, description, options.verbose);
+
+    // The activity word lives in the object's .data, mapped into our memory:
+    // libbpf's own copy of .data is not the kernel's map.
+    for (bpf_map *map = bpf_object__next_map(object.get(), nullptr); map;
+         map = bpf_object__next_map(object.get(), map)) {
+        if (!std::string_view(bpf_map__name(map)).ends_with(".data") ||
+            !tracing.data.map(bpf_map__fd(map), bpf_map__value_size(map)))
+            continue;
+        // The variable's place in the section, from the section's BTF.
+        btf *object_btf = bpf_object__btf(object.get());
+        const btf_type *section = btf__type_by_id(object_btf, bpf_map__btf_value_type_id(map));
+        if (!section || !btf_is_datasec(section))
+            continue;
+        const btf_var_secinfo *variable = btf_var_secinfos(section);
+        for (int i = 0; i < btf_vlen(section); i++, variable++) {
+            const btf_type *var = btf__type_by_id(object_btf, variable->type);
+            if (description.activity_variable == btf__name_by_offset(object_btf, var->name_off))
+                tracing.activity =
+                    reinterpret_cast<uint32_t *>(tracing.data.data() + variable->offset);
+        }
+    }
+    return {};
+}
+
+Status Session::Impl::attach(Tracing &tracing) {
+    for (providers::Trampoline &t : trampolines) {
+        int fd = tracing.object.program_fd(t.spec.program_name);
+        if (t.activation == providers::Activation::Begin) {
+            tracing.begin_fd = fd;
+            continue;
+        }
+        if (t.activation == providers::Activation::End) {
+            tracing.end_fd = fd;
+            continue;
+        }
+        providers::AttachContext context{fd, tracing.object, tracing.attachments};
+        std::optional<std::string> problem = t.attach(context);
+        for (const std::string &warning : context.warnings)
+            std::fprintf(err, "dtx: %s\n", warning.c_str());
+        if (options.verbose)
+            for (const std::string &note : context.notes)
+                std::fprintf(err, "dtx: %s\n", note.c_str());
+        if (problem)
+            return failure(*problem);
+    }
+    return {};
+}
+
+Status Session::Impl::begin(Tracing &tracing, const Interrupts &interrupts) {
+    const ProgramDescription &description = compiled->description;
+    trace::ConsumerOptions consumer_setup = consumer_options;
+    auto symbols = std::make_shared<std::optional<trace::KernelSymbolTable>>();
+    auto kernel_table = [symbols]() -> const trace::KernelSymbolTable * {
+        if (!symbols->has_value()) {
+            trace::KernelSymbolTableResult loaded = trace::KernelSymbolTable::load();
+            if (auto *table = std::get_if<trace::KernelSymbolTable>(&loaded))
+                symbols->emplace(std::move(*table));
+        }
+        return symbols->has_value() ? &**symbols : nullptr;
+    };
+    auto kernel_name = [kernel_table](uint64_t address) -> std::string {
+        if (const trace::KernelSymbolTable *table = kernel_table())
+            return table->format(address);
+        char text[32];
+        std::snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(address));
+        return text;
+    };
+    // A process's modules are read when it is announced (ProcessRecord), so
+    // that its addresses are named after it exits.
+    auto user_symbols = std::make_shared<trace::UserSymbols>(elf_files);
+    tracing.user_symbols = user_symbols;
+    consumer_setup.remember_process = [user_symbols](uint32_t pid) {
+        user_symbols->remember(pid_t(pid));
+    };
+    consumer_setup.print.name_address = [kernel_table, kernel_name,
+                                         user_symbols](const trace::KeyField &field,
+                                                       uint64_t address) -> std::string {
+        trace::SymbolForm form =
+            field.kind == trace::KeyFieldKind::Symbol ? field.form : trace::SymbolForm::Address;
+        if (field.user) {
+            auto pid = pid_t(field.pid);
+            return form == trace::SymbolForm::Function ? user_symbols->function(pid, address)
+                   : form == trace::SymbolForm::Module ? user_symbols->module(pid, address)
+                                                       : user_symbols->format(pid, address);
+        }
+        const trace::KernelSymbolTable *table = kernel_table();
+        std::optional<trace::KernelSymbol> symbol;
+        if (table && form != trace::SymbolForm::Address)
+            symbol = table->resolve(address);
+        if (!symbol)
+            return kernel_name(address);
+        std::string module(symbol->module);
+        return form == trace::SymbolForm::Module ? module
+                                                 : module + "`" + std::string(symbol->name);
+    };
+    consumer_setup.format.symbols.kernel = kernel_name;
+    consumer_setup.format.symbols.user = [user_symbols](uint32_t pid, uint64_t address) {
+        return user_symbols->format(pid_t(pid), address);
+    };
+    if (target_pid)
+        consumer_setup.format.target_pid = uint32_t(*target_pid);
+    // Given up at a signal while its reader does not read: what is left of
+    // the records is not read either.
+    tracing.output = std::make_unique<trace::InterruptibleOutput>(out, interrupts.fd, [&] {
+        Interrupts::Arrived arrived = interrupts.read();
+        tracing.stop_signalled |= arrived.stop;
+        tracing.children_stopped |= arrived.children_stopped;
+        return tracing.stop_signalled;
+    });
+    tracing.consumer = std::make_unique<trace::Consumer>(
+        description, tracing.object, probes, consumer_setup, tracing.output->stream(), err);
+    tracing.ring.reset(ring_buffer__new(
+        tracing.object.map_fd(description.ring_buffer_map),
+        [](void *context, void *data, size_t size) {
+            auto *run = static_cast<Tracing *>(context);
+            if (run->output->abandoned())
+                return -EINTR; // stops ring_buffer__consume()
+            run->consumer->consume(std::span(static_cast<const std::byte *>(data), size));
+            return 0;
+        },
+        &tracing, nullptr));
+    if (!tracing.ring)
+        return errno_error("could not open the ring buffer", "ring_buffer__new", errno);
+
+    if (tracing.begin_fd >= 0) {
+        if (int e = run_program(tracing.begin_fd); e < 0)
+            std::fprintf(err, "dtx: could not fire BEGIN: %s\n", std::strerror(-e));
+    } else if (tracing.activity) {
+        __atomic_store_n(tracing.activity, uint32_t(Activity::Active), __ATOMIC_SEQ_CST);
+    }
+    ring_buffer__consume(tracing.ring.get());
+    tracing.consumer->flush();
+    return {};
+}
+
+Status Session::Impl::consume(Tracing &tracing, const Interrupts &interrupts) {
+    trace::Consumer &consumer = *tracing.consumer;
+    ring_buffer *ring = tracing.ring.get();
+    // The -c command runs only now: every probe is attached and BEGIN's
+    // output is out. Not at all when BEGIN called exit(), or a signal read
+    // while BEGIN's output waited for its reader ended tracing.
+    if (consumer.exit_status() || tracing.stop_signalled)
+        return {};
+    // A target that exits before its user addresses are named (aggregations
+    // print at the end) is held at its exit until its modules are read.
+    if (tracing.object.map(compiled->description.processes_map))
+        targets.hold_exits([symbols = tracing.user_symbols](pid_t pid) { symbols->remember(pid); });
+    if (auto problem = targets.release_command()) {
+        tracing.status_without_exit = 1;
+        std::fprintf(err, "dtx: %s\n", problem->c_str());
+        return {};
+    }
+
+    trace::UniqueFd epoll(epoll_create1(EPOLL_CLOEXEC));
+    if (!epoll)
+        return errno_error("could not wait for records", "epoll_create1", errno);
+    std::vector<int> watched = {ring_buffer__epoll_fd(ring), interrupts.fd};
+    for (int fd : targets.exit_fds())
+        watched.push_back(fd);
+    for (int fd : watched) {
+        epoll_event event{};
+        event.events = EPOLLIN;
+        event.data.fd = fd;
+        epoll_ctl(epoll.get(), EPOLL_CTL_ADD, fd, &event);
+    }
+    while (!consumer.exit_status()) {
+        epoll_event ready[8];
+        int n = epoll_wait(epoll.get(), ready, 8, -1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        for (int i = 0; i < n; i++) {
+            int fd = ready[i].data.fd;
+            if (fd == interrupts.fd) {
+                Interrupts::Arrived arrived = interrupts.read();
+                tracing.stop_signalled |= arrived.stop;
+                tracing.children_stopped |= arrived.children_stopped;
+            } else if (fd != ring_buffer__epoll_fd(ring)) {
+                std::string notice = targets.note_exit(fd);
+                epoll_ctl(epoll.get(), EPOLL_CTL_DEL, fd, nullptr);
+                if (!consumer.options().quiet)
+                    std::fprintf(err, "dtx: %s\n", notice.c_str());
+            }
+        }
+        // Records of a target's last moments are in the buffer before its exit shows.
+        ring_buffer__consume(ring);
+        consumer.flush();
+        if (std::exchange(tracing.children_stopped, false))
+            targets.handle_stops();
+        // The last target's exit ends tracing as exit(0) would.
+        if (tracing.stop_signalled || targets.all_exited())
+            break;
+    }
+    return {};
+}
+
+int Session::Impl::end(Tracing &tracing) {
+    // Stop every probe but END, fire END, and drain what is left.
+    if (tracing.activity)
+        __atomic_store_n(tracing.activity, uint32_t(Activity::Draining), __ATOMIC_SEQ_CST);
+    if (tracing.end_fd >= 0)
+        run_program(tracing.end_fd);
+    ring_buffer__consume(tracing.ring.get());
+    tracing.consumer->finish();
+    return tracing.consumer->exit_status().value_or(tracing.status_without_exit);
+}
+
+void Session::Impl::detach(Tracing &tracing) {
+    tracing.ring.reset();
+    tracing.attachments.detach_all();
+}
+
+Result<int> Session::trace(const Interrupts &interrupts) {
+    Impl &session = *impl_;
+    trace::BpfObjectOptions object_options;
+    object_options.echo_libbpf_up_to =
+        session.options.verbose ? std::optional(LIBBPF_INFO) : std::nullopt;
+    Impl::Tracing tracing(object_options);
+    for (auto step : {&Impl::load, &Impl::attach})
+        if (Status done = (session.*step)(tracing); !done)
+            return std::move(done).error();
+    for (auto step : {&Impl::begin, &Impl::consume})
+        if (Status done = (session.*step)(tracing, interrupts); !done)
+            return std::move(done).error();
+    // After an error, `tracing` detaches what was attached as it goes.
+    int status = session.end(tracing);
+    session.detach(tracing);
+    return status;
+}
+
+} // namespace dtx::session
