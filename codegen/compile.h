@@ -24,7 +24,12 @@ namespace dtx::codegen {
 
 struct CompileOptions {
     uint64_t strsize = 256;
-    uint64_t aggsize = 4 << 20;    // bytes of aggregation data, sizes the maps
+    uint64_t aggsize = 4 << 20; // bytes of aggregation data, sizes the maps
+    // aggsize was given (-x, #pragma): each map holds what fits in it. At the
+    // default, a keyed aggregation's map holds at least 65,536 keys however
+    // large they are (ustack() keys are ~800 bytes: 4 MB holds only 5,090),
+    // which costs nothing until used (entries are allocated as keys arrive).
+    bool aggsize_given = false;
     uint64_t dynvarsize = 1 << 20; // bytes of associative-array and thread-local data
     uint32_t stackframes = 20;     // stack() depth when not given
     uint32_t ustackframes = 100;   // ustack() depth when not given

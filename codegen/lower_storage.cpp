@@ -20,6 +20,9 @@ constexpr uint32_t kMaxPerCpuValue = 32 * 1024;
 constexpr uint32_t kMaxHashEntries = 1u << 20;
 // Keys a keyed aggregation's spill map holds (preallocated, per CPU).
 constexpr uint32_t kSpillEntries = 64;
+// The fewest keys a keyed aggregation's map holds at the default aggsize
+// (CompileOptions::aggsize_given).
+constexpr uint32_t kDefaultAggregationKeys = 1u << 16;
 
 } // namespace
 
@@ -186,8 +189,10 @@ void Lowering::plan_maps() {
             break;
         case StorageKind::KeyedAggregation: {
             definition.type = BPF_MAP_TYPE_PERCPU_HASH;
-            definition.max_entries =
-                entries(map, options_.aggsize, map.key_size + map.value_size, 256);
+            definition.max_entries = entries(
+                map, options_.aggsize, map.key_size + map.value_size,
+                options_.aggsize_given ? 256
+                                       : uint64_t{kDefaultAggregationKeys} * map.members.size());
             definition.map_flags = BPF_F_NO_PREALLOC;
             // A map that allocates its entries as keys arrive (memory for the
             // keys used, not for every key it could hold) gets each CPU's

@@ -14,6 +14,7 @@
 #include <csignal>
 #include <cstring>
 #include <numeric>
+#include <tuple>
 
 namespace dtx::trace {
 
@@ -720,42 +721,68 @@ void Consumer::reset_keys(const AggregationDescription &d, int fd,
 
 void Consumer::report_drops() {
     int fd = object_.map_fd(program_.drops_map);
-    std::vector<uint64_t> counts(static_cast<size_t>(cpu_count_));
-    auto read_counter = [&](DropCounter counter) {
+    reported_drops_.resize(size_t(DropCounter::Count), std::vector<uint64_t>(size_t(cpu_count_)));
+    // Per CPU, what the counter gained since the last report.
+    auto new_drops = [&](DropCounter counter) {
+        std::vector<uint64_t> counts(static_cast<size_t>(cpu_count_));
         auto slot = uint32_t(counter);
         if (fd < 0 || bpf_map_lookup_elem(fd, &slot, counts.data()) != 0)
-            std::fill(counts.begin(), counts.end(), 0);
-        return counts;
+            return std::vector<uint64_t>(counts.size());
+        std::vector<uint64_t> &reported = reported_drops_[slot];
+        std::vector<uint64_t> gained(counts.size());
+        for (size_t cpu = 0; cpu < counts.size(); cpu++) {
+            gained[cpu] = counts[cpu] - std::min(counts[cpu], reported[cpu]);
+            reported[cpu] = std::max(counts[cpu], reported[cpu]);
+        }
+        return gained;
     };
     auto plural = [](uint64_t n, const char *word) {
         return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
     };
-    // As dtrace words them: per CPU for the buffers that are per CPU.
-    for (auto [counter, what] : {std::pair{DropCounter::RingBuffer, "drop"},
-                                 std::pair{DropCounter::Aggregation, "aggregation drop"}}) {
-        std::vector<uint64_t> per_cpu = read_counter(counter);
+    std::vector<std::string_view> hints;
+    auto hint_once = [&](std::string_view hint) {
+        if (drop_hints_given_.insert(hint).second)
+            hints.push_back(hint);
+    };
+    // As dtrace words them: per CPU for the buffers that are per CPU. The
+    // sizes that ran out are named once (speculation failures name their
+    // cause in dtrace's words already).
+    for (auto [counter, what, hint] :
+         {std::tuple{DropCounter::RingBuffer, "drop",
+                     "records were dropped: the principal buffer was full (raise -x bufsize)"},
+          std::tuple{DropCounter::Aggregation, "aggregation drop",
+                     "aggregation updates were dropped: an aggregation's map was full (raise -x "
+                     "aggsize)"}}) {
+        std::vector<uint64_t> per_cpu = new_drops(counter);
         for (int cpu = 0; cpu < cpu_count_; cpu++)
-            if (per_cpu[size_t(cpu)])
+            if (per_cpu[size_t(cpu)]) {
                 std::fprintf(err_, "dtx: %s on CPU %d\n",
                              plural(per_cpu[size_t(cpu)], what).c_str(), cpu);
+                hint_once(hint);
+            }
     }
     auto total = [&](DropCounter counter) {
-        std::vector<uint64_t> per_cpu = read_counter(counter);
+        std::vector<uint64_t> per_cpu = new_drops(counter);
         return std::accumulate(per_cpu.begin(), per_cpu.end(), uint64_t{0});
     };
     if (uint64_t n = total(DropCounter::Nesting))
         std::fprintf(err_, "dtx: %s: the probe fired inside %u firings already running\n",
                      plural(n, "probe firing drop").c_str(), kNestingLevels);
-    if (uint64_t n = total(DropCounter::Dynamic))
+    if (uint64_t n = total(DropCounter::Dynamic)) {
         std::fprintf(err_, "dtx: %s\n", plural(n, "dynamic variable drop").c_str());
-    if (speculative_drops_)
-        std::fprintf(err_, "dtx: %s\n", plural(speculative_drops_, "speculative drop").c_str());
+        hint_once("dynamic variables were dropped: their space was full (raise -x dynvarsize)");
+    }
+    if (uint64_t n = speculative_drops_ - reported_speculative_drops_)
+        std::fprintf(err_, "dtx: %s\n", plural(n, "speculative drop").c_str());
+    reported_speculative_drops_ = speculative_drops_;
     if (uint64_t n = total(DropCounter::SpeculationBusy))
         std::fprintf(err_, "dtx: %s (available buffer(s) still busy)\n",
                      plural(n, "failed speculation").c_str());
     if (uint64_t n = total(DropCounter::SpeculationUnavailable))
         std::fprintf(err_, "dtx: %s (no speculative buffer available)\n",
                      plural(n, "failed speculation").c_str());
+    for (std::string_view hint : hints)
+        std::fprintf(err_, "dtx: %.*s\n", int(hint.size()), hint.data());
 }
 
 void Consumer::finish() {

@@ -86,6 +86,11 @@ public:
     // What dtrace prints when tracing ends: "\n", then every aggregation no
     // printa() printed, then drop counts on stderr.
     void finish();
+    // Says on stderr the drops counted since the last report, in dtrace's
+    // words, and the first time a kind drops, which option gives it room.
+    // The session calls it at most once a second while tracing (dtrace's
+    // status rate), and finish() once more.
+    void report_drops();
 
     // --- what actions do (the ActionConsumer of each action's descriptor) ----
     const ProgramDescription &program() const { return program_; }
@@ -155,7 +160,6 @@ private:
     void reset_keys(const AggregationDescription &d, int fd, const std::vector<int64_t> &cleared,
                     const AggregationSnapshot *kept);
     void remember(uint64_t pid) const;
-    void report_drops();
     // A record as it is printed (not held for a speculation).
     void print_record(std::span<const std::byte> record);
     // Frees a draining speculation's slot once every record speculated into
@@ -199,6 +203,10 @@ private:
     std::map<std::string, std::vector<uint32_t>> aggregations_by_map_;
     std::map<uint32_t, Speculation> speculations_;
     uint64_t speculative_drops_ = 0;
+    // What report_drops() has said: per DropCounter, per CPU; speculative drops.
+    std::vector<std::vector<uint64_t>> reported_drops_;
+    uint64_t reported_speculative_drops_ = 0;
+    std::set<std::string_view> drop_hints_given_;
     int cpu_count_ = 1; // possible CPUs: the per-CPU maps' value count
 };
 

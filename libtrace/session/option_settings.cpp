@@ -59,8 +59,10 @@ Status set_compile_option(const OptionTargets &targets, const std::string &name,
     };
     if (name == "bufsize")
         return size(compile.bufsize);
-    if (name == "aggsize")
+    if (name == "aggsize") {
+        compile.aggsize_given = true;
         return size(compile.aggsize);
+    }
     if (name == "dynvarsize")
         return size(compile.dynvarsize);
     if (name == "strsize")

@@ -14,6 +14,8 @@
 #include <bpf/libbpf.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -365,7 +367,12 @@ Status Session::Impl::consume(Tracing &tracing, const Interrupts &interrupts) {
     trace::UniqueFd epoll(epoll_create1(EPOLL_CLOEXEC));
     if (!epoll)
         return errno_error("could not wait for records", "epoll_create1", errno);
-    std::vector<int> watched = {ring_buffer__epoll_fd(ring), interrupts.fd};
+    // Drops are said while tracing, at most once a second (dtrace's status rate).
+    trace::UniqueFd status_timer(timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK));
+    itimerspec every_second{{1, 0}, {1, 0}};
+    if (!status_timer || timerfd_settime(status_timer.get(), 0, &every_second, nullptr) != 0)
+        return errno_error("could not start the status timer", "timerfd", errno);
+    std::vector<int> watched = {ring_buffer__epoll_fd(ring), interrupts.fd, status_timer.get()};
     for (int fd : targets.exit_fds())
         watched.push_back(fd);
     for (int fd : watched) {
@@ -374,6 +381,7 @@ Status Session::Impl::consume(Tracing &tracing, const Interrupts &interrupts) {
         event.data.fd = fd;
         epoll_ctl(epoll.get(), EPOLL_CTL_ADD, fd, &event);
     }
+    bool report_drops = false;
     while (!consumer.exit_status()) {
         epoll_event ready[8];
         int n = epoll_wait(epoll.get(), ready, 8, -1);
@@ -385,6 +393,10 @@ Status Session::Impl::consume(Tracing &tracing, const Interrupts &interrupts) {
                 Interrupts::Arrived arrived = interrupts.read();
                 tracing.stop_signalled |= arrived.stop;
                 tracing.children_stopped |= arrived.children_stopped;
+            } else if (fd == status_timer.get()) {
+                uint64_t expirations = 0;
+                if (read(fd, &expirations, sizeof expirations) > 0)
+                    report_drops = true;
             } else if (fd != ring_buffer__epoll_fd(ring)) {
                 std::string notice = targets.note_exit(fd);
                 epoll_ctl(epoll.get(), EPOLL_CTL_DEL, fd, nullptr);
@@ -395,6 +407,8 @@ Status Session::Impl::consume(Tracing &tracing, const Interrupts &interrupts) {
         // Records of a target's last moments are in the buffer before its exit shows.
         ring_buffer__consume(ring);
         consumer.flush();
+        if (std::exchange(report_drops, false))
+            consumer.report_drops();
         if (std::exchange(tracing.children_stopped, false))
             targets.handle_stops();
         // The last target's exit ends tracing as exit(0) would.

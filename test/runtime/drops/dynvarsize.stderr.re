@@ -1,1 +1,2 @@
 dtx: 76 dynamic variable drops
+dtx: dynamic variables were dropped: their space was full \(raise -x dynvarsize\)
