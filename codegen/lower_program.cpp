@@ -277,7 +277,10 @@ void Lowering::count_drop(llvm::Value *slot, trace::DropCounter counter, llvm::B
         llvm::BasicBlock::Create(context_, "count_drop", ir_.GetInsertBlock()->getParent());
     ir_.CreateCondBr(ir_.CreateIsNull(count), next, increment);
     ir_.SetInsertPoint(increment);
-    store64(ir_.CreateAdd(load64(count), const64(1)), count);
+    // Atomic: a sleepable program may be preempted between a load and a
+    // store by another firing on this CPU that counts a drop too.
+    ir_.CreateAtomicRMW(llvm::AtomicRMWInst::Add, count, const64(1), llvm::MaybeAlign(8),
+                        llvm::AtomicOrdering::Monotonic);
     ir_.CreateBr(next);
 }
 
