@@ -29,13 +29,18 @@ constexpr uint32_t kScratchAreaLimit = 32 * 1024;
 constexpr size_t kClausePartSize = 8000;
 // The BPF back end inlines memset/memcpy only up to this many bytes.
 constexpr uint32_t kMemoryChunk = 512;
+// The largest clause context a thread's task storage holds: the kernel
+// allows values of up to 65535 bytes less its element's header
+// (BPF_LOCAL_STORAGE_MAX_VALUE_SIZE), whose size differs between versions.
+constexpr uint32_t kThreadClauseContextLimit = 60 * 1024;
 
 } // namespace
 
 Lowering::Lowering(const CompileInput &input, const CompileOptions &options,
-                   DiagnosticEngine &diags)
+                   DiagnosticEngine &diags, bool allow_sleepable)
     : input_(input), options_(options), diags_(diags),
-      module_(std::make_unique<llvm::Module>("dtx", context_)), ir_(context_) {
+      module_(std::make_unique<llvm::Module>("dtx", context_)), ir_(context_),
+      allow_sleepable_(allow_sleepable) {
     record_area_limit_ = kRecordAreaLimit;
     scratch_area_limit_ = kScratchAreaLimit;
 }
@@ -590,7 +595,7 @@ void Lowering::plan_enabled_probes() {
     }
 }
 
-llvm::Value *Lowering::clause_context_lookup(llvm::Function &function) {
+llvm::Value *Lowering::clause_context_lookup(llvm::Function &function, bool sleepable) {
     llvm::AllocaInst *key;
     {
         // The key must live on the stack: map helpers take a pointer to it.
@@ -605,6 +610,32 @@ llvm::Value *Lowering::clause_context_lookup(llvm::Function &function) {
         else
             ir_.CreateRet(llvm::Constant::getNullValue(function.getReturnType()));
     };
+    if (sleepable) {
+        // A sleepable program runs with migration disabled but may be
+        // preempted, and sleeps in page faults: firings on one CPU need not
+        // nest, so they cannot share the CPU's levels. Each thread has its
+        // own clause context, made zeroed at its first firing; a thread runs
+        // one uprobe program at a time, so its firings never overlap.
+        if (!thread_dctx_map_)
+            thread_dctx_map_ =
+                new llvm::GlobalVariable(*module_, i64(), false, llvm::GlobalValue::ExternalLinkage,
+                                         const64(0), "dtx_thread_dctx_placeholder");
+        llvm::Value *task = call_helper(BPF_FUNC_get_current_task_btf, ptr(), {});
+        llvm::Value *dctx =
+            call_helper(BPF_FUNC_task_storage_get, ptr(),
+                        {thread_dctx_map_, task, llvm::ConstantPointerNull::get(ir_.getPtrTy()),
+                         const64(BPF_LOCAL_STORAGE_GET_F_CREATE)});
+        auto *missing = llvm::BasicBlock::Create(context_, "no_thread_dctx", &function);
+        auto *found = llvm::BasicBlock::Create(context_, "thread_dctx", &function);
+        ir_.CreateCondBr(ir_.CreateIsNull(dctx), missing, found);
+        ir_.SetInsertPoint(missing);
+        auto *counted_drop = llvm::BasicBlock::Create(context_, "thread_drop_counted", &function);
+        count_drop(key, trace::DropCounter::ThreadContext, counted_drop);
+        ir_.SetInsertPoint(counted_drop);
+        give_up();
+        ir_.SetInsertPoint(found);
+        return dctx;
+    }
     // A firing that interrupts another on this CPU (an irq's probe during a
     // probe's clauses) takes the next clause context, so the one it
     // interrupted finds its arguments, variables and record as it left them.
@@ -657,14 +688,17 @@ void Lowering::release_nesting_levels() {
 
 // --- clauses -------------------------------------------------------------------
 
-llvm::Function *Lowering::clause_function(uint32_t clause, bool with_stack_context) {
-    auto [it, inserted] = clause_functions_.try_emplace({clause, with_stack_context}, nullptr);
+llvm::Function *Lowering::clause_function(uint32_t clause, bool with_stack_context,
+                                          bool sleepable) {
+    auto [it, inserted] =
+        clause_functions_.try_emplace({clause, with_stack_context, sleepable}, nullptr);
     if (!inserted)
         return it->second;
     llvm::IRBuilder<>::InsertPointGuard guard(ir_);
     const ast::Clause &node = *input_.program.clauses[clause];
     auto *type = llvm::FunctionType::get(i32(), {ptr(), ptr()}, false);
-    std::string name = "dtx_clause_" + std::to_string(clause) + (with_stack_context ? "" : "_nctx");
+    std::string name = "dtx_clause_" + std::to_string(clause) +
+                       (with_stack_context ? "" : "_nctx") + (sleepable ? "_sleepable" : "");
     llvm::Function *function = new_function(name, type, node.range.begin.line);
     it->second = function;
 
@@ -674,6 +708,7 @@ llvm::Function *Lowering::clause_function(uint32_t clause, bool with_stack_conte
     state.function = function;
     state.dctx = function->getArg(0);
     state.ctx = with_stack_context ? function->getArg(1) : nullptr;
+    state.sleepable = sleepable;
     state.description = &description_.clauses[clause];
     // Each variant describes the same actions: keep one description.
     state.description->actions.clear();
@@ -899,6 +934,24 @@ std::optional<CompiledProgram> Lowering::finish() {
     dctx_map_->replaceAllUsesWith(dctx_map);
     dctx_map_->eraseFromParent();
     dctx_map_ = dctx_map;
+    if (thread_dctx_map_) {
+        if (dctx_size > kThreadClauseContextLimit) {
+            clause_context_too_large_ = true;
+            return std::nullopt;
+        }
+        // Task storage: max_entries 0, an entry made on demand
+        // (BPF_F_NO_PREALLOC) and freed with its thread.
+        llvm::GlobalVariable *thread_dctx_map =
+            debug_->define_map({.name = "dtx_thread_dctx",
+                                .type = BPF_MAP_TYPE_TASK_STORAGE,
+                                .max_entries = 0,
+                                .key = debug_->integer_type(4, true),
+                                .value = debug_->char_array_type(dctx_size),
+                                .map_flags = BPF_F_NO_PREALLOC});
+        thread_dctx_map_->replaceAllUsesWith(thread_dctx_map);
+        thread_dctx_map_->eraseFromParent();
+        thread_dctx_map_ = thread_dctx_map;
+    }
 
     // Probe-name tables, one strsize string per enabled probe.
     static const char *const kFieldNames[4] = {"provider", "module", "function", "name"};
@@ -944,7 +997,15 @@ std::optional<CompiledProgram> Lowering::finish() {
 
 std::optional<CompiledProgram>
 compile_program(const CompileInput &input, const CompileOptions &options, DiagnosticEngine &diags) {
-    Lowering lowering(input, options, diags);
+    {
+        Lowering lowering(input, options, diags, /*allow_sleepable=*/true);
+        std::optional<CompiledProgram> compiled = lowering.run();
+        if (compiled || !lowering.clause_context_too_large_for_threads())
+            return compiled;
+    }
+    // Rare (clauses with tens of KB of records and scratch): such a program's
+    // user-space probes run as on a kernel without sleepable uprobes.
+    Lowering lowering(input, options, diags, /*allow_sleepable=*/false);
     return lowering.run();
 }
 

@@ -30,6 +30,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace dtx::codegen {
@@ -104,6 +105,9 @@ struct ClauseState {
     llvm::Function *function = nullptr;
     llvm::Value *dctx = nullptr;
     llvm::Value *ctx = nullptr; // null when the trampoline has no stack context
+    // The clause runs in sleepable programs: its reads of user memory fault
+    // pages in (see TrampolineSpec::sleepable_section).
+    bool sleepable = false;
     llvm::BasicBlock *fault = nullptr;
     llvm::BasicBlock *end_without_record = nullptr; // clause_end_without_record()
     bool speculates = false;                        // speculate() was lowered
@@ -134,22 +138,35 @@ struct ClauseState {
 
 class Lowering {
 public:
-    Lowering(const CompileInput &input, const CompileOptions &options, DiagnosticEngine &diags);
+    // Without `allow_sleepable`, no program is sleepable, whatever its
+    // TrampolineSpec says.
+    Lowering(const CompileInput &input, const CompileOptions &options, DiagnosticEngine &diags,
+             bool allow_sleepable);
     ~Lowering();
     std::optional<CompiledProgram> run();
+    // Why run() gave nothing without an error: the clause context is larger
+    // than a thread's task storage may be, and the program must be lowered
+    // again without sleepable programs.
+    bool clause_context_too_large_for_threads() const { return clause_context_too_large_; }
 
     // --- lower_program.cpp --------------------------------------------------
     llvm::IRBuilder<> &ir() { return ir_; }
     llvm::Module &module() { return *module_; }
     BpfDebugInfo &debug_info() { return *debug_; }
     llvm::Value *call_helper(unsigned helper, llvm::Type *result, std::vector<llvm::Value *> args);
-    llvm::Value *clause_context_lookup(llvm::Function &function);
+    // The clause context of a firing of the program `function` belongs to:
+    // this CPU's at its nesting level, or in a sleepable program the thread's.
+    llvm::Value *clause_context_lookup(llvm::Function &function, bool sleepable);
     // Restores the nesting counter before every return that follows a
     // clause_context_lookup(), once a trampoline's code is complete.
     void release_nesting_levels();
     void emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm::Value *ctx,
                        ClauseGate gate);
     llvm::Function *new_function(std::string_view name, llvm::FunctionType *type, unsigned line);
+    // Whether the program of `spec` is sleepable.
+    bool sleepable(const TrampolineSpec &spec) const {
+        return allow_sleepable_ && !spec.sleepable_section.empty();
+    }
 
 private:
     friend class TrampolineBuilderImpl;
@@ -160,7 +177,9 @@ private:
     void plan_aggregations();
     void plan_maps();
     void plan_enabled_probes();
-    llvm::Function *clause_function(uint32_t clause, bool with_stack_context);
+    // The clause's function for programs with or without a stack context,
+    // sleepable or not (each a variant of its own).
+    llvm::Function *clause_function(uint32_t clause, bool with_stack_context, bool sleepable);
     // --- lower_dispatch.cpp: calling the clauses -----------------------------
     struct DispatchTables;
     void plan_dispatch_tables(const TrampolineSpec &spec, DispatchTables &tables);
@@ -176,7 +195,8 @@ private:
         llvm::Value *ctx,
         const std::function<void(size_t, size_t, llvm::Value *, llvm::Value *, bool)> &emit);
     // The clause's result (i32): its function called, or inlined by LLVM.
-    llvm::Value *call_clause(uint32_t clause, llvm::Value *dctx, llvm::Value *ctx, bool inlined);
+    llvm::Value *call_clause(uint32_t clause, llvm::Value *dctx, llvm::Value *ctx, bool inlined,
+                             bool sleepable);
     void lower_clause(ClauseState &state);
     // Continues the clause in a new part; returns where the clause's function
     // goes on after calling it.
@@ -185,7 +205,7 @@ private:
     void lower_statement(const ast::Stmt &stmt, ClauseState &state);
     void lower_effect(const ast::Expr &expr, ClauseState &state);
     void finish_record(ClauseState &state);
-    llvm::Function *error_function(bool with_stack_context);
+    llvm::Function *error_function(bool with_stack_context, bool sleepable);
     void emit_trampoline(const TrampolineSpec &spec);
     std::optional<CompiledProgram> finish();
 
@@ -418,6 +438,11 @@ public:
     // fault if the read fails.
     void read_memory(ClauseState &state, llvm::Value *to, llvm::Value *length, llvm::Value *address,
                      bool user);
+    // bpf_probe_read_user(to, size, address), or in a sleepable program
+    // bpf_copy_from_user, which faults in pages not resident yet; `size` is
+    // an i32. Returns the helper's result.
+    llvm::Value *read_user(bool sleepable, llvm::Value *to, llvm::Value *size,
+                           llvm::Value *address);
     // A scratch address (an integer, as alloca() returns it) as a pointer the
     // verifier accepts for `length` bytes, or an invalid-address fault when
     // those bytes are not scratch the clause allocated. `length` becomes the
@@ -471,6 +496,11 @@ public:
     llvm::GlobalVariable *dctx_map_ = nullptr;
     llvm::GlobalVariable *drops_map_ = nullptr;
     llvm::GlobalVariable *nesting_map_ = nullptr; // per CPU: firings running (kNestingLevels)
+    // The clause contexts of sleepable programs, one per thread (task
+    // storage): a placeholder until finish(), made by the first lookup.
+    llvm::GlobalVariable *thread_dctx_map_ = nullptr;
+    const bool allow_sleepable_;
+    bool clause_context_too_large_ = false;
     // Where a function took a clause context: its returns from there on give
     // the nesting level back (release_nesting_levels()).
     struct NestingLevel {
@@ -507,8 +537,9 @@ public:
     llvm::GlobalVariable *probe_names_[4] = {};
 
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> epids_; // (clause, probe id) -> epid
-    std::map<std::pair<uint32_t, bool>, llvm::Function *> clause_functions_;
-    std::map<bool, llvm::Function *> error_functions_;
+    // (clause, with stack context, sleepable) -> its function
+    std::map<std::tuple<uint32_t, bool, bool>, llvm::Function *> clause_functions_;
+    std::map<std::pair<bool, bool>, llvm::Function *> error_functions_; // the same, for ERROR
     trace::ProgramDescription description_;
     uint32_t record_area_size_ = 0;
     uint32_t scratch_area_size_ = 0;
