@@ -3,6 +3,7 @@
 #include "codegen/bpf_debuginfo.h"
 #include "libtrace/perf_event.h"
 
+#include <bpf/libbpf.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
 #include <unistd.h>
@@ -23,6 +24,9 @@ using trace::UsdtArgument;
 constexpr PtRegsOffset kArgumentRegisters[] = {PtRegsOffset::Rdi, PtRegsOffset::Rsi,
                                                PtRegsOffset::Rdx, PtRegsOffset::Rcx,
                                                PtRegsOffset::R8,  PtRegsOffset::R9};
+
+// libbpf loads the programs of this section with BPF_F_SLEEPABLE.
+constexpr const char *kSleepableSection = "uprobe.s";
 
 const UprobeProbeData &data_of(const trace::Probe &probe) {
     return static_cast<const UprobeProbeData &>(*probe.data);
@@ -56,9 +60,11 @@ struct UprobeGroup {
 
 // Indexes and tables a trampoline needs, computed once for emit and attach.
 struct UprobePlan {
+    std::string program_name;
     UprobeArguments arguments;
     bool every_process = false;
     bool multi = false;
+    bool sleepable_kernel = false; // the kernel runs sleepable uprobe programs
     std::vector<UprobeSite> sites;                         // by site index (the cookie)
     std::vector<std::vector<UsdtArgument>> site_arguments; // by site index (Usdt)
     std::vector<pid_t> pids;                               // -1 alone when every_process
@@ -68,11 +74,14 @@ struct UprobePlan {
     std::map<std::pair<std::string, pid_t>, std::vector<uint32_t>> attachments;
 };
 
-UprobePlan plan(const UprobeGroup &group, bool multi) {
+UprobePlan plan(std::string program_name, const UprobeGroup &group, bool multi,
+                bool sleepable_kernel) {
     UprobePlan p;
+    p.program_name = std::move(program_name);
     p.arguments = group.arguments;
     p.every_process = group.every_process;
     p.multi = multi;
+    p.sleepable_kernel = sleepable_kernel;
     p.probes = group.probes;
     std::map<UprobeSite, uint32_t> index_of;
     for (const trace::Probe *probe : group.probes) {
@@ -209,8 +218,7 @@ private:
     llvm::Value *read_user(llvm::Value *address, unsigned size) {
         llvm::AllocaInst *slot = entry_alloca("user_word");
         ir_.CreateStore(const64(0), slot);
-        b_.call_helper(BPF_FUNC_probe_read_user, ir_.getInt64Ty(),
-                       {slot, ir_.getInt32(size), ir_.CreateIntToPtr(address, ir_.getPtrTy())});
+        b_.read_user(slot, size, ir_.CreateIntToPtr(address, ir_.getPtrTy()));
         return ir_.CreateLoad(i64(), slot);
     }
 
@@ -394,7 +402,25 @@ std::set<uint32_t> refused_sites(const UprobePlan &plan, const std::string &path
     return refused;
 }
 
+// What -v says of how the program of `plan` reads user memory: as a
+// sleepable program, faulting in pages that are not resident yet, or not.
+std::string user_memory_note(const UprobePlan &plan, const AttachContext &context) {
+    std::string probes = "probe '" + plan.probes[0]->name.full() + "'";
+    if (plan.probes.size() > 1)
+        probes += " and " + std::to_string(plan.probes.size() - 1) + " more";
+    // The code generator gave the program its sleepable section, or not.
+    const bpf_program *program = context.object.program(plan.program_name);
+    if (program && bpf_program__section_name(program) == std::string_view(kSleepableSection))
+        return probes + ": a sleepable uprobe program: user memory not resident yet is faulted in";
+    return probes + ": not a sleepable uprobe program (" +
+           (plan.sleepable_kernel
+                ? "its clause context is larger than a thread's task storage holds"
+                : "the kernel has none with bpf_copy_from_user") +
+           "): user memory not resident yet reads as an invalid address";
+}
+
 std::optional<std::string> attach(const UprobePlan &plan, AttachContext &context) {
+    context.notes.push_back(user_memory_note(plan, context));
     bool retprobe = plan.arguments == UprobeArguments::Return;
     std::vector<std::string> left_out;
     for (const auto &[where, all_indexes] : plan.attachments) {
@@ -470,12 +496,16 @@ std::vector<Trampoline> uprobe_trampolines(std::string_view program_prefix,
     }
 
     bool multi = trace::kernel_supports_uprobe_multi();
+    bool sleepable = trace::kernel_supports_sleepable_uprobes(multi);
     std::vector<Trampoline> out;
     for (const UprobeGroup &group : groups) {
-        auto shared_plan = std::make_shared<UprobePlan>(plan(group, multi));
         Trampoline t;
         t.spec.program_name = std::string(program_prefix) + "_" + std::to_string(out.size());
+        auto shared_plan =
+            std::make_shared<UprobePlan>(plan(t.spec.program_name, group, multi, sleepable));
         t.spec.section = "uprobe";
+        if (sleepable)
+            t.spec.sleepable_section = kSleepableSection;
         t.spec.probes = group.probes;
         if (multi)
             t.expected_attach_type = trace::kBpfTraceUprobeMulti;

@@ -15,6 +15,14 @@
 //
 // Probes for every process (the usdt provider's path form) get trampolines
 // of their own, attached without a process filter.
+//
+// Where the kernel has sleepable uprobe programs, the trampolines are
+// sleepable: the clauses' reads of user memory (copyin(), copyinstr(),
+// copyinto(), execargs), the USDT arguments in memory and those of a
+// function beyond the sixth, read from its stack, fault in pages that are
+// not resident yet (a string literal of a page the program has not touched)
+// instead of failing, and ustack() walks the user stack the same way (the
+// kernel's sleepable bpf_get_stack). -v says which kind each program is.
 #pragma once
 
 #include "libtrace/usdt_note.h"
