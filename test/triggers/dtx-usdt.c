@@ -33,6 +33,9 @@
  *       arg2  "cold-bytes"          the same, for copyin()
  *       arg3  4242                  long, read through a struct pointer into
  *                                   another such page (a memory operand)
+ *       arg4  "cold-spanning"       string, "cold-" at the end of a page the
+ *                                   program has written, the rest on the
+ *                                   next page, which it has not touched
  *
  *   dtxtest:::cold-thread    cold-threads mode only, in thread k = 0 .. 3:
  *       arg0  "thread-<k>"          string, on a page of a file that is not
@@ -41,10 +44,13 @@
  *
  * Function dtxtest_cold_call(const char *text), for the pid provider, is
  * called in cold mode just before the cold probe, with "cold-call" on a
- * fourth such page. Before it, the cold mode checks in /proc/self/pagemap
- * that the memory file's pages are not mapped yet (exit status 3 if they
- * are); the literal's page is left to the kernel's fault-around, which maps
- * no page of another 64 KiB block. In cold-threads mode a probe that reads
+ * fourth such page. Each page of the memory file is mapped on its own
+ * between inaccessible pages, so that the kernel's fault-around, which maps
+ * the neighbours of a page read in the same mapping (up to a 64 KiB block),
+ * leaves the others unmapped. Before the call, the cold mode checks in
+ * /proc/self/pagemap that the untouched pages are not mapped yet (exit
+ * status 3 if one is); the literal's is left to fault-around, which maps no
+ * page of another 64 KiB block. In cold-threads mode a probe that reads
  * its string sleeps in the read from disk, and while it does, the other
  * threads, on the same CPU, fire too. Both modes write nothing (cold-threads
  * creates its file in $TMPDIR, else /tmp, and removes it).
@@ -182,7 +188,7 @@ static int page_mapped(const void *address, long page) {
 }
 
 static int cold(void) {
-    enum { STRING_PAGE, BYTES_PAGE, VALUE_PAGE, CALL_PAGE, PAGES };
+    enum { STRING_PAGE, BYTES_PAGE, VALUE_PAGE, CALL_PAGE, SPAN_PAGE, SPAN_NEXT_PAGE, PAGES };
     long page = sysconf(_SC_PAGESIZE);
     int fd = memfd_create("dtx-usdt-cold", MFD_CLOEXEC);
     if (fd < 0 || ftruncate(fd, PAGES * page) != 0)
@@ -193,20 +199,40 @@ static int cold(void) {
     if (pwrite(fd, "cold-mapped", 12, STRING_PAGE * page) != 12 ||
         pwrite(fd, "cold-bytes", 11, BYTES_PAGE * page) != 11 ||
         pwrite(fd, &value, sizeof value, VALUE_PAGE * page) != sizeof value ||
-        pwrite(fd, "cold-call", 10, CALL_PAGE * page) != 10)
+        pwrite(fd, "cold-call", 10, CALL_PAGE * page) != 10 ||
+        pwrite(fd, "spanning", 9, SPAN_NEXT_PAGE * page) != 9)
         return 1;
-    char *pages = mmap(NULL, (size_t)(PAGES * page), PROT_READ, MAP_SHARED, fd, 0);
-    if (pages == MAP_FAILED)
+    /* Page i at slot 2i of a region of inaccessible pages; the span's two
+     * pages in one mapping, the first written through it (a write fault maps
+     * no neighbour). */
+    char *region = mmap(NULL, (size_t)(2 * PAGES * page), PROT_NONE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (region == MAP_FAILED)
         return 1;
+    char *pages[PAGES];
+    for (int i = 0; i < PAGES; i++) {
+        pages[i] = region + 2 * i * page;
+        if (i == SPAN_NEXT_PAGE) {
+            pages[i] = pages[SPAN_PAGE] + page;
+            continue;
+        }
+        size_t length = (size_t)(i == SPAN_PAGE ? 2 * page : page);
+        int protection = i == SPAN_PAGE ? PROT_READ | PROT_WRITE : PROT_READ;
+        if (mmap(pages[i], length, protection, MAP_SHARED | MAP_FIXED, fd, i * page) == MAP_FAILED)
+            return 1;
+    }
+    char *spanning = pages[SPAN_NEXT_PAGE] - 5;
+    memcpy(spanning, "cold-", 5);
     for (int i = 0; i < PAGES; i++)
-        if (page_mapped(pages + i * page, page)) {
-            fprintf(stderr, "dtx-usdt: cold page %d is mapped before the probe\n", i);
+        if (page_mapped(pages[i], page) != (i == SPAN_PAGE)) {
+            fprintf(stderr, "dtx-usdt: cold page %d is %smapped before the probe\n", i,
+                    i == SPAN_PAGE ? "not " : "");
             return 3;
         }
-    dtxtest_cold_call(pages + CALL_PAGE * page);
-    const struct cold_value *cold_value = (const struct cold_value *)(pages + VALUE_PAGE * page);
-    STAP_PROBE4(dtxtest, cold, dtxtest_cold_literal.text, pages + STRING_PAGE * page,
-                pages + BYTES_PAGE * page, cold_value->value);
+    dtxtest_cold_call(pages[CALL_PAGE]);
+    const struct cold_value *cold_value = (const struct cold_value *)pages[VALUE_PAGE];
+    STAP_PROBE5(dtxtest, cold, dtxtest_cold_literal.text, pages[STRING_PAGE], pages[BYTES_PAGE],
+                cold_value->value, spanning);
     return 0;
 }
 
