@@ -304,6 +304,8 @@ llvm::Value *Lowering::strtok_state(ClauseState &state) {
 
 void Lowering::read_memory(ClauseState &state, llvm::Value *to, llvm::Value *length,
                            llvm::Value *address, bool user) {
+    if (user)
+        note_user_memory_read(state);
     llvm::Value *bounded = ir_.CreateTrunc(length, i32());
     llvm::Value *result =
         user ? read_user(state.sleepable, to, bounded, address)

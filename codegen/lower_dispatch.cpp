@@ -29,6 +29,10 @@ constexpr size_t kDirectErrorClauses = 32;
 // index and EPIDs from tables, unless their IDs are too far apart.
 constexpr size_t kSwitchedProbes = 8;
 constexpr uint32_t kMaxTableRange = 1u << 16;
+// The largest clause context a thread's task storage holds: the kernel
+// allows values of up to 65535 bytes less its element's header
+// (BPF_LOCAL_STORAGE_MAX_VALUE_SIZE), whose size differs between versions.
+constexpr uint32_t kThreadClauseContextLimit = 60 * 1024;
 
 } // namespace
 
@@ -85,7 +89,10 @@ public:
             spec_.has_stack_context && current == &entry_ ? entry_.getArg(0) : nullptr;
         lowering_.emit_dispatch(spec_, dctx, ctx, gate);
     }
-    llvm::Value *read_user(llvm::Value *to, uint32_t size, llvm::Value *address) override {
+    llvm::Value *read_user(llvm::Value *to, uint32_t size, llvm::Value *address,
+                           UserMemory memory) override {
+        if (memory == UserMemory::MayBeAbsent)
+            lowering_.note_user_memory_read(spec_);
         return lowering_.read_user(lowering_.sleepable(spec_), to, ir().getInt32(size), address);
     }
     llvm::Value *call_helper(unsigned helper, llvm::Type *result,
@@ -427,6 +434,33 @@ void Lowering::emit_trampoline(const TrampolineSpec &spec) {
     if (!ir_.GetInsertBlock()->getTerminator())
         ir_.CreateRet(ir_.getInt32(0));
     release_nesting_levels();
+}
+
+// Only a program whose prologue or clauses read user memory gains from being
+// sleepable, and each event of a sleepable one pays for its thread's clause
+// context (bpf_task_storage_get), which must fit task storage.
+std::map<std::string, std::string> Lowering::sleepable_choices() const {
+    std::map<std::string, std::string> choices;
+    for (const TrampolineSpec &spec : input_.trampolines) {
+        if (spec.sleepable_section.empty())
+            continue;
+        bool reads = prologues_reading_user_memory_.contains(spec.program_name);
+        for (const trace::EnabledProbe &enabled : description_.enabled_probes) {
+            // The ERROR clauses run in any program with clauses, on a fault.
+            bool runs_here =
+                (enabled.probe_id == kErrorProbeId && !spec.probes.empty()) ||
+                std::any_of(spec.probes.begin(), spec.probes.end(),
+                            [&](const trace::Probe *p) { return p->id == enabled.probe_id; });
+            reads = reads || (runs_here && clauses_reading_user_memory_.contains(enabled.clause));
+        }
+        std::string &why_not = choices[spec.program_name];
+        if (!reads)
+            why_not = "its clauses and arguments read no user memory";
+        else if (clause_context_size() > kThreadClauseContextLimit)
+            why_not = "its clause context is larger than a thread's task storage holds; user "
+                      "memory not resident yet reads as an invalid address";
+    }
+    return choices;
 }
 
 } // namespace dtx::codegen

@@ -29,18 +29,14 @@ constexpr uint32_t kScratchAreaLimit = 32 * 1024;
 constexpr size_t kClausePartSize = 8000;
 // The BPF back end inlines memset/memcpy only up to this many bytes.
 constexpr uint32_t kMemoryChunk = 512;
-// The largest clause context a thread's task storage holds: the kernel
-// allows values of up to 65535 bytes less its element's header
-// (BPF_LOCAL_STORAGE_MAX_VALUE_SIZE), whose size differs between versions.
-constexpr uint32_t kThreadClauseContextLimit = 60 * 1024;
 
 } // namespace
 
 Lowering::Lowering(const CompileInput &input, const CompileOptions &options,
-                   DiagnosticEngine &diags, bool allow_sleepable)
+                   DiagnosticEngine &diags, std::set<std::string> sleepable_programs)
     : input_(input), options_(options), diags_(diags),
       module_(std::make_unique<llvm::Module>("dtx", context_)), ir_(context_),
-      allow_sleepable_(allow_sleepable) {
+      sleepable_programs_(std::move(sleepable_programs)) {
     record_area_limit_ = kRecordAreaLimit;
     scratch_area_limit_ = kScratchAreaLimit;
 }
@@ -52,9 +48,8 @@ void Lowering::error(const SourceRange &at, std::string message) {
     failed_ = true;
 }
 
-std::optional<CompiledProgram> Lowering::run() {
-    BpfEmitter emitter;
-    emitter.configure_module(*module_);
+bool Lowering::lower() {
+    emitter_.configure_module(*module_);
     std::string source_name = "<d program>", source_text;
     if (!input_.program.clauses.empty() && input_.program.clauses[0]->range.source) {
         source_name = input_.program.clauses[0]->range.file_name();
@@ -70,20 +65,21 @@ std::optional<CompiledProgram> Lowering::run() {
     plan_enabled_probes();
     for (const TrampolineSpec &spec : input_.trampolines)
         emit_trampoline(spec);
-    if (failed_)
-        return std::nullopt;
+    return !failed_;
+}
 
+std::optional<CompiledProgram> Lowering::emit() {
     std::optional<CompiledProgram> compiled = finish();
     if (!compiled)
         return std::nullopt;
     if (options_.want_ir)
         compiled->ir = module_to_string(*module_);
-    emitter.optimize(*module_);
+    emitter_.optimize(*module_);
     if (options_.want_assembly) {
-        BpfEmitResult assembly = emitter.emit_assembly(*module_);
+        BpfEmitResult assembly = emitter_.emit_assembly(*module_);
         compiled->assembly.assign(assembly.output.begin(), assembly.output.end());
     }
-    BpfEmitResult object = emitter.emit_object(*module_);
+    BpfEmitResult object = emitter_.emit_object(*module_);
     if (!object.ok()) {
         SourceRange at =
             input_.program.clauses.empty() ? SourceRange{} : input_.program.clauses[0]->range;
@@ -920,10 +916,17 @@ void Lowering::lower_effect(const ast::Expr &expr, ClauseState &state) {
 
 // --- finishing ---------------------------------------------------------------------
 
+uint32_t Lowering::clause_context_size() const {
+    return scratch_area_offset() + std::max<uint32_t>(scratch_area_size_, 8) + scratch_slack_;
+}
+
+void Lowering::note_user_memory_read(const ClauseState &state) {
+    clauses_reading_user_memory_.insert(state.index);
+}
+
 std::optional<CompiledProgram> Lowering::finish() {
     // The clause context, now that the record and scratch sizes are known.
-    uint32_t dctx_size =
-        scratch_area_offset() + std::max<uint32_t>(scratch_area_size_, 8) + scratch_slack_;
+    uint32_t dctx_size = clause_context_size();
     llvm::GlobalVariable *dctx_map =
         debug_->define_map({.name = "dtx_dctx",
                             .type = BPF_MAP_TYPE_ARRAY,
@@ -935,10 +938,6 @@ std::optional<CompiledProgram> Lowering::finish() {
     dctx_map_->eraseFromParent();
     dctx_map_ = dctx_map;
     if (thread_dctx_map_) {
-        if (dctx_size > kThreadClauseContextLimit) {
-            clause_context_too_large_ = true;
-            return std::nullopt;
-        }
         // Task storage: max_entries 0, an entry made on demand
         // (BPF_F_NO_PREALLOC) and freed with its thread.
         llvm::GlobalVariable *thread_dctx_map =
@@ -997,16 +996,27 @@ std::optional<CompiledProgram> Lowering::finish() {
 
 std::optional<CompiledProgram>
 compile_program(const CompileInput &input, const CompileOptions &options, DiagnosticEngine &diags) {
-    {
-        Lowering lowering(input, options, diags, /*allow_sleepable=*/true);
-        std::optional<CompiledProgram> compiled = lowering.run();
-        if (compiled || !lowering.clause_context_too_large_for_threads())
-            return compiled;
+    // Lowered without sleepable programs first, which tells which programs
+    // would gain from being sleepable; those that do are lowered again. A
+    // sleepable program pays for its thread's clause context on every event.
+    auto first = std::make_unique<Lowering>(input, options, diags, std::set<std::string>{});
+    if (!first->lower())
+        return std::nullopt;
+    std::set<std::string> sleepable;
+    for (const auto &[program, why_not] : first->sleepable_choices()) {
+        if (why_not.empty())
+            sleepable.insert(program);
+        for (const TrampolineSpec &spec : input.trampolines)
+            if (spec.program_name == program && spec.sleepable_chosen)
+                spec.sleepable_chosen(why_not);
     }
-    // Rare (clauses with tens of KB of records and scratch): such a program's
-    // user-space probes run as on a kernel without sleepable uprobes.
-    Lowering lowering(input, options, diags, /*allow_sleepable=*/false);
-    return lowering.run();
+    if (sleepable.empty())
+        return first->emit();
+    first.reset();
+    Lowering again(input, options, diags, std::move(sleepable));
+    if (!again.lower())
+        return std::nullopt;
+    return again.emit();
 }
 
 } // namespace dtx::codegen

@@ -19,6 +19,7 @@
 #pragma once
 
 #include "codegen/bpf_debuginfo.h"
+#include "codegen/bpf_emitter.h"
 #include "codegen/compile.h"
 
 #include <llvm/IR/IRBuilder.h>
@@ -138,16 +139,18 @@ struct ClauseState {
 
 class Lowering {
 public:
-    // Without `allow_sleepable`, no program is sleepable, whatever its
-    // TrampolineSpec says.
+    // `sleepable_programs`: the programs (TrampolineSpec::program_name) to
+    // make sleepable, among those whose spec allows it.
     Lowering(const CompileInput &input, const CompileOptions &options, DiagnosticEngine &diags,
-             bool allow_sleepable);
+             std::set<std::string> sleepable_programs);
     ~Lowering();
-    std::optional<CompiledProgram> run();
-    // Why run() gave nothing without an error: the clause context is larger
-    // than a thread's task storage may be, and the program must be lowered
-    // again without sleepable programs.
-    bool clause_context_too_large_for_threads() const { return clause_context_too_large_; }
+    // The program as LLVM IR; false after errors.
+    bool lower();
+    // After lower(): for each program whose spec allows it to be sleepable,
+    // an empty string when it should be, else why not.
+    std::map<std::string, std::string> sleepable_choices() const;
+    // After lower(): the BPF object.
+    std::optional<CompiledProgram> emit();
 
     // --- lower_program.cpp --------------------------------------------------
     llvm::IRBuilder<> &ir() { return ir_; }
@@ -165,8 +168,15 @@ public:
     llvm::Function *new_function(std::string_view name, llvm::FunctionType *type, unsigned line);
     // Whether the program of `spec` is sleepable.
     bool sleepable(const TrampolineSpec &spec) const {
-        return allow_sleepable_ && !spec.sleepable_section.empty();
+        return !spec.sleepable_section.empty() && sleepable_programs_.contains(spec.program_name);
     }
+    // That code lowered for `spec`'s prologue (TrampolineBuilder::read_user)
+    // or for a clause reads the current process's memory, which a sleepable
+    // program may fault in: see sleepable_choices().
+    void note_user_memory_read(const TrampolineSpec &spec) {
+        prologues_reading_user_memory_.insert(spec.program_name);
+    }
+    void note_user_memory_read(const ClauseState &state);
 
 private:
     friend class TrampolineBuilderImpl;
@@ -487,6 +497,7 @@ public:
     DiagnosticEngine &diags_;
     bool failed_ = false;
 
+    BpfEmitter emitter_;
     llvm::LLVMContext context_;
     std::unique_ptr<llvm::Module> module_;
     llvm::IRBuilder<> ir_;
@@ -499,8 +510,9 @@ public:
     // The clause contexts of sleepable programs, one per thread (task
     // storage): a placeholder until finish(), made by the first lookup.
     llvm::GlobalVariable *thread_dctx_map_ = nullptr;
-    const bool allow_sleepable_;
-    bool clause_context_too_large_ = false;
+    const std::set<std::string> sleepable_programs_;
+    std::set<uint32_t> clauses_reading_user_memory_;      // by clause index
+    std::set<std::string> prologues_reading_user_memory_; // by program name
     // Where a function took a clause context: its returns from there on give
     // the nesting level back (release_nesting_levels()).
     struct NestingLevel {
@@ -551,6 +563,8 @@ public:
     uint32_t probe_index_offset() const { return ClauseContextLayout::locals + locals_size_; }
     uint32_t record_area_offset() const { return probe_index_offset() + 8; }
     uint32_t scratch_area_offset() const { return record_area_offset() + record_area_limit_; }
+    // The whole clause context, once every clause is lowered.
+    uint32_t clause_context_size() const;
     uint32_t record_area_limit_ = 0; // fixed before clauses are lowered
     uint32_t scratch_area_limit_ = 0;
 };

@@ -56,6 +56,12 @@ enum class ClauseGate {
     None,        // END: always
 };
 
+// What a prologue knows of user memory it reads (TrampolineBuilder::read_user).
+enum class UserMemory {
+    MayBeAbsent, // perhaps not resident yet: a USDT argument in memory
+    Resident,    // resident where the probe fires: the stack by the stack pointer
+};
+
 class TrampolineBuilder {
 public:
     virtual ~TrampolineBuilder() = default;
@@ -93,8 +99,11 @@ public:
     // Reads `size` bytes of the current process's memory at `address` into
     // `to`; returns the helper's result (negative when the read failed). In a
     // sleepable program a page that is not resident yet is faulted in
-    // (bpf_copy_from_user); elsewhere the read fails on it.
-    virtual llvm::Value *read_user(llvm::Value *to, uint32_t size, llvm::Value *address) = 0;
+    // (bpf_copy_from_user); elsewhere the read fails on it. A read of memory
+    // that may be absent makes the program sleepable where the kernel allows
+    // it; one of resident memory does not.
+    virtual llvm::Value *read_user(llvm::Value *to, uint32_t size, llvm::Value *address,
+                                   UserMemory memory) = 0;
 
     // A BPF helper call by number (linux/bpf.h's BPF_FUNC_*).
     virtual llvm::Value *call_helper(unsigned helper, llvm::Type *result,
@@ -109,13 +118,18 @@ public:
 struct TrampolineSpec {
     std::string program_name; // a C identifier, unique in the object
     std::string section;      // libbpf's section name: "perf_event", "raw_tp", ...
-    // The section of the program as a sleepable one ("uprobe.s"), which the
-    // code generator uses unless the program's clause context is too large
-    // for task storage; empty: never sleepable. A sleepable program may take
-    // page faults in its reads of user memory, so that pages not resident
-    // yet are read instead of failing; its firings may sleep there and
-    // interleave on one CPU, so each thread has its own clause context.
+    // The section of the program as a sleepable one ("uprobe.s"); empty:
+    // never sleepable. A sleepable program may take page faults in its reads
+    // of user memory, so that pages not resident yet are read instead of
+    // failing; its firings may sleep there and interleave on one CPU, so each
+    // thread has its own clause context, which costs a little on every
+    // event. The code generator makes a program sleepable only where that
+    // buys something: its prologue or clauses read user memory that may be
+    // absent, and its clause context fits a thread's task storage.
     std::string sleepable_section;
+    // Told, for a program with a sleepable_section, whether it was made
+    // sleepable: an empty string, else why not (for -v).
+    std::function<void(std::string_view why_not_sleepable)> sleepable_chosen;
     std::vector<const trace::Probe *> probes;
     // Whether the program's context can be given to bpf_get_stack() (false
     // for code run from a bpf_timer callback, where stack() records nothing).

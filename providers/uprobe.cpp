@@ -3,7 +3,6 @@
 #include "codegen/bpf_debuginfo.h"
 #include "libtrace/perf_event.h"
 
-#include <bpf/libbpf.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
 #include <unistd.h>
@@ -24,9 +23,6 @@ using trace::UsdtArgument;
 constexpr PtRegsOffset kArgumentRegisters[] = {PtRegsOffset::Rdi, PtRegsOffset::Rsi,
                                                PtRegsOffset::Rdx, PtRegsOffset::Rcx,
                                                PtRegsOffset::R8,  PtRegsOffset::R9};
-
-// libbpf loads the programs of this section with BPF_F_SLEEPABLE.
-constexpr const char *kSleepableSection = "uprobe.s";
 
 const UprobeProbeData &data_of(const trace::Probe &probe) {
     return static_cast<const UprobeProbeData &>(*probe.data);
@@ -60,11 +56,12 @@ struct UprobeGroup {
 
 // Indexes and tables a trampoline needs, computed once for emit and attach.
 struct UprobePlan {
-    std::string program_name;
     UprobeArguments arguments;
     bool every_process = false;
     bool multi = false;
-    bool sleepable_kernel = false; // the kernel runs sleepable uprobe programs
+    // Whether the program is sleepable: empty, else why not; unset where the
+    // kernel has no sleepable uprobe programs (TrampolineSpec::sleepable_chosen).
+    std::optional<std::string> why_not_sleepable;
     std::vector<UprobeSite> sites;                         // by site index (the cookie)
     std::vector<std::vector<UsdtArgument>> site_arguments; // by site index (Usdt)
     std::vector<pid_t> pids;                               // -1 alone when every_process
@@ -74,14 +71,11 @@ struct UprobePlan {
     std::map<std::pair<std::string, pid_t>, std::vector<uint32_t>> attachments;
 };
 
-UprobePlan plan(std::string program_name, const UprobeGroup &group, bool multi,
-                bool sleepable_kernel) {
+UprobePlan plan(const UprobeGroup &group, bool multi) {
     UprobePlan p;
-    p.program_name = std::move(program_name);
     p.arguments = group.arguments;
     p.every_process = group.every_process;
     p.multi = multi;
-    p.sleepable_kernel = sleepable_kernel;
     p.probes = group.probes;
     std::map<UprobeSite, uint32_t> index_of;
     for (const trace::Probe *probe : group.probes) {
@@ -215,10 +209,10 @@ private:
     }
 
     // `size` bytes of user memory at `address`, zero-extended (0 when unreadable).
-    llvm::Value *read_user(llvm::Value *address, unsigned size) {
+    llvm::Value *read_user(llvm::Value *address, unsigned size, codegen::UserMemory memory) {
         llvm::AllocaInst *slot = entry_alloca("user_word");
         ir_.CreateStore(const64(0), slot);
-        b_.read_user(slot, size, ir_.CreateIntToPtr(address, ir_.getPtrTy()));
+        b_.read_user(slot, size, ir_.CreateIntToPtr(address, ir_.getPtrTy()), memory);
         return ir_.CreateLoad(i64(), slot);
     }
 
@@ -234,13 +228,15 @@ private:
     void store_entry_arguments(llvm::Value *dctx) {
         for (unsigned i = 0; i < std::size(kArgumentRegisters); i++)
             b_.store_argument(dctx, i, reg(kArgumentRegisters[i]));
-        // The rest are on the stack, above the return address.
+        // The rest are on the stack, above the return address, where the
+        // caller has just written them: resident.
         llvm::Value *sp = reg(PtRegsOffset::Rsp);
         for (unsigned i = std::size(kArgumentRegisters); i < codegen::ClauseContextLayout::arg_count;
              i++)
             b_.store_argument(
                 dctx, i,
-                read_user(ir_.CreateAdd(sp, const64(8 * (i - std::size(kArgumentRegisters) + 1))), 8));
+                read_user(ir_.CreateAdd(sp, const64(8 * (i - std::size(kArgumentRegisters) + 1))),
+                          8, codegen::UserMemory::Resident));
     }
 
     llvm::Value *usdt_value(const UsdtArgument &argument) {
@@ -262,7 +258,8 @@ private:
                 address = ir_.CreateAdd(
                     address, ir_.CreateMul(reg(argument.index), const64(argument.scale)));
             unsigned bytes = unsigned(argument.size < 0 ? -argument.size : argument.size);
-            return extend(read_user(address, bytes), argument.size);
+            return extend(read_user(address, bytes, codegen::UserMemory::MayBeAbsent),
+                          argument.size);
         }
         }
         return const64(0);
@@ -404,23 +401,21 @@ std::set<uint32_t> refused_sites(const UprobePlan &plan, const std::string &path
 
 // What -v says of how the program of `plan` reads user memory: as a
 // sleepable program, faulting in pages that are not resident yet, or not.
-std::string user_memory_note(const UprobePlan &plan, const AttachContext &context) {
+std::string user_memory_note(const UprobePlan &plan) {
     std::string probes = "probe '" + plan.probes[0]->name.full() + "'";
     if (plan.probes.size() > 1)
         probes += " and " + std::to_string(plan.probes.size() - 1) + " more";
-    // The code generator gave the program its sleepable section, or not.
-    const bpf_program *program = context.object.program(plan.program_name);
-    if (program && bpf_program__section_name(program) == std::string_view(kSleepableSection))
+    if (!plan.why_not_sleepable)
+        return probes + ": not a sleepable uprobe program: the kernel has none with "
+                        "bpf_copy_from_user; user memory not resident yet reads as an invalid "
+                        "address";
+    if (plan.why_not_sleepable->empty())
         return probes + ": a sleepable uprobe program: user memory not resident yet is faulted in";
-    return probes + ": not a sleepable uprobe program (" +
-           (plan.sleepable_kernel
-                ? "its clause context is larger than a thread's task storage holds"
-                : "the kernel has none with bpf_copy_from_user") +
-           "): user memory not resident yet reads as an invalid address";
+    return probes + ": not a sleepable uprobe program: " + *plan.why_not_sleepable;
 }
 
 std::optional<std::string> attach(const UprobePlan &plan, AttachContext &context) {
-    context.notes.push_back(user_memory_note(plan, context));
+    context.notes.push_back(user_memory_note(plan));
     bool retprobe = plan.arguments == UprobeArguments::Return;
     std::vector<std::string> left_out;
     for (const auto &[where, all_indexes] : plan.attachments) {
@@ -499,13 +494,16 @@ std::vector<Trampoline> uprobe_trampolines(std::string_view program_prefix,
     bool sleepable = trace::kernel_supports_sleepable_uprobes(multi);
     std::vector<Trampoline> out;
     for (const UprobeGroup &group : groups) {
+        auto shared_plan = std::make_shared<UprobePlan>(plan(group, multi));
         Trampoline t;
         t.spec.program_name = std::string(program_prefix) + "_" + std::to_string(out.size());
-        auto shared_plan =
-            std::make_shared<UprobePlan>(plan(t.spec.program_name, group, multi, sleepable));
         t.spec.section = "uprobe";
-        if (sleepable)
-            t.spec.sleepable_section = kSleepableSection;
+        if (sleepable) {
+            t.spec.sleepable_section = "uprobe.s"; // loaded by libbpf with BPF_F_SLEEPABLE
+            t.spec.sleepable_chosen = [shared_plan](std::string_view why_not) {
+                shared_plan->why_not_sleepable = std::string(why_not);
+            };
+        }
         t.spec.probes = group.probes;
         if (multi)
             t.expected_attach_type = trace::kBpfTraceUprobeMulti;

@@ -16,13 +16,14 @@
 // Probes for every process (the usdt provider's path form) get trampolines
 // of their own, attached without a process filter.
 //
-// Where the kernel has sleepable uprobe programs, the trampolines are
-// sleepable: the clauses' reads of user memory (copyin(), copyinstr(),
-// copyinto(), execargs), the USDT arguments in memory and those of a
-// function beyond the sixth, read from its stack, fault in pages that are
-// not resident yet (a string literal of a page the program has not touched)
-// instead of failing, and ustack() walks the user stack the same way (the
-// kernel's sleepable bpf_get_stack). -v says which kind each program is.
+// Where the kernel has sleepable uprobe programs, a trampoline whose clauses
+// or USDT arguments read user memory (copyin(), copyinstr(), copyinto(),
+// execargs, arguments in memory) is sleepable: those reads fault in pages
+// that are not resident yet (a string literal on a page the process has not
+// touched) instead of failing, as do its reads of a function's arguments
+// beyond the sixth and ustack()'s walk of the user stack (the kernel's
+// sleepable bpf_get_stack). One that reads none stays non-sleepable, which
+// costs less per event (codegen/trampoline.h). -v says which each is.
 #pragma once
 
 #include "libtrace/usdt_note.h"

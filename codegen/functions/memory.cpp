@@ -78,6 +78,7 @@ Value lower_copyinstr(Lowering &l, const ast::Call &call, ClauseState &state, bo
         n = ir.CreateSelect(ir.CreateICmpULT(n, l.const64(l.strsize())), n, l.const64(l.strsize()));
         limit = ir.CreateTrunc(n, l.i32());
     }
+    l.note_user_memory_read(state);
     llvm::Value *result =
         l.call_helper(BPF_FUNC_probe_read_user_str, l.i64(), {dst, limit, address});
     if (state.sleepable) {

@@ -39,6 +39,7 @@ std::pair<llvm::Value *, llvm::Value *> task_arguments(Lowering &l, llvm::Value 
         ir.CreateSelect(readable, read(ir.CreateAdd(memory, l.const64(*start))), l.const64(0));
     llvm::Value *last =
         ir.CreateSelect(readable, read(ir.CreateAdd(memory, l.const64(*end))), l.const64(0));
+    l.note_user_memory_read(state);
     if (state.sleepable) {
         // The pages of the bytes dtx_rt_process_args reads may not be
         // resident: a sleepable program faults them in first.
