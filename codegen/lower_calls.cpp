@@ -304,10 +304,19 @@ llvm::Value *Lowering::strtok_state(ClauseState &state) {
 
 void Lowering::read_memory(ClauseState &state, llvm::Value *to, llvm::Value *length,
                            llvm::Value *address, bool user) {
+    if (user)
+        note_user_memory_read(state);
     llvm::Value *bounded = ir_.CreateTrunc(length, i32());
-    llvm::Value *result = call_helper(user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel,
-                                      i64(), {to, bounded, address});
+    llvm::Value *result =
+        user ? read_user(state.sleepable, to, bounded, address)
+             : call_helper(BPF_FUNC_probe_read_kernel, i64(), {to, bounded, address});
     fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress, address);
+}
+
+llvm::Value *Lowering::read_user(bool sleepable, llvm::Value *to, llvm::Value *size,
+                                 llvm::Value *address) {
+    return call_helper(sleepable ? BPF_FUNC_copy_from_user : BPF_FUNC_probe_read_user, i64(),
+                       {to, size, address});
 }
 
 llvm::Value *Lowering::scratch_pointer(ClauseState &state, llvm::Value *address,

@@ -29,6 +29,10 @@ constexpr size_t kDirectErrorClauses = 32;
 // index and EPIDs from tables, unless their IDs are too far apart.
 constexpr size_t kSwitchedProbes = 8;
 constexpr uint32_t kMaxTableRange = 1u << 16;
+// The largest clause context a thread's task storage holds: the kernel
+// allows values of up to 65535 bytes less its element's header
+// (BPF_LOCAL_STORAGE_MAX_VALUE_SIZE), whose size differs between versions.
+constexpr uint32_t kThreadClauseContextLimit = 60 * 1024;
 
 } // namespace
 
@@ -42,7 +46,8 @@ public:
     BpfDebugInfo &debug_info() override { return lowering_.debug_info(); }
     llvm::Function &entry() override { return entry_; }
     llvm::Value *clause_context() override {
-        return lowering_.clause_context_lookup(*ir().GetInsertBlock()->getParent());
+        return lowering_.clause_context_lookup(*ir().GetInsertBlock()->getParent(),
+                                               lowering_.sleepable(spec_));
     }
     void store_probe_id(llvm::Value *dctx, llvm::Value *probe_id) override {
         lowering_.store64(ir().CreateZExtOrTrunc(probe_id, lowering_.i64()),
@@ -83,6 +88,12 @@ public:
         llvm::Value *ctx =
             spec_.has_stack_context && current == &entry_ ? entry_.getArg(0) : nullptr;
         lowering_.emit_dispatch(spec_, dctx, ctx, gate);
+    }
+    llvm::Value *read_user(llvm::Value *to, uint32_t size, llvm::Value *address,
+                           UserMemory memory) override {
+        if (memory == UserMemory::MayBeAbsent)
+            lowering_.note_user_memory_read(spec_);
+        return lowering_.read_user(lowering_.sleepable(spec_), to, ir().getInt32(size), address);
     }
     llvm::Value *call_helper(unsigned helper, llvm::Type *result,
                              std::vector<llvm::Value *> args) override {
@@ -136,9 +147,9 @@ void Lowering::call_clause_blocks(
 }
 
 llvm::Value *Lowering::call_clause(uint32_t clause, llvm::Value *dctx, llvm::Value *ctx,
-                                   bool inlined) {
+                                   bool inlined, bool sleepable) {
     llvm::CallInst *call =
-        ir_.CreateCall(clause_function(clause, ctx != nullptr),
+        ir_.CreateCall(clause_function(clause, ctx != nullptr, sleepable),
                        {dctx, ctx ? ctx : llvm::ConstantPointerNull::get(ir_.getPtrTy())});
     if (inlined)
         call->addFnAttr(llvm::Attribute::AlwaysInline);
@@ -151,14 +162,16 @@ llvm::Value *Lowering::call_clause(uint32_t clause, llvm::Value *dctx, llvm::Val
 // consumer, then runs the ERROR clauses with DTrace's ERROR arguments (arg1
 // the faulting EPID, arg2 the action, arg3 -1, arg4 the fault kind, arg5 the
 // address), saving and restoring the firing probe's arguments around them.
-llvm::Function *Lowering::error_function(bool with_stack_context) {
-    auto [it, inserted] = error_functions_.try_emplace(with_stack_context, nullptr);
+llvm::Function *Lowering::error_function(bool with_stack_context, bool sleepable) {
+    auto [it, inserted] = error_functions_.try_emplace({with_stack_context, sleepable}, nullptr);
     if (!inserted)
         return it->second;
     llvm::IRBuilder<>::InsertPointGuard guard(ir_);
     auto *type = llvm::FunctionType::get(i32(), {ptr(), ptr()}, false);
     llvm::Function *function =
-        new_function(with_stack_context ? "dtx_error" : "dtx_error_nctx", type, 0);
+        new_function(std::string(with_stack_context ? "dtx_error" : "dtx_error_nctx") +
+                         (sleepable ? "_sleepable" : ""),
+                     type, 0);
     it->second = function;
     llvm::Value *dctx = function->getArg(0);
     llvm::Value *ctx = function->getArg(1);
@@ -223,7 +236,7 @@ llvm::Function *Lowering::error_function(bool with_stack_context) {
                     uint32_t c = error_clauses[i];
                     store64(const64(epids_.at({c, kErrorProbeId})),
                             at(dctx, ClauseContextLayout::epid));
-                    call_clause(c, dctx, ctx, inlined);
+                    call_clause(c, dctx, ctx, inlined, sleepable);
                 }
             });
         for (unsigned i = 0; i < ClauseContextLayout::arg_count; i++)
@@ -343,12 +356,12 @@ void Lowering::dispatch_clauses(const TrampolineSpec &spec, const DispatchTables
             ir_.SetInsertPoint(run);
         }
         store64(epid, at(dctx, ClauseContextLayout::epid));
-        llvm::Value *result = call_clause(c, dctx, ctx, inlined);
+        llvm::Value *result = call_clause(c, dctx, ctx, inlined, sleepable(spec));
         auto *faulted = llvm::BasicBlock::Create(context_, "faulted", function);
         auto *next = llvm::BasicBlock::Create(context_, "next", function);
         ir_.CreateCondBr(ir_.CreateICmpNE(result, ir_.getInt32(0)), faulted, next);
         ir_.SetInsertPoint(faulted);
-        ir_.CreateCall(error_function(ctx != nullptr),
+        ir_.CreateCall(error_function(ctx != nullptr, sleepable(spec)),
                        {dctx, ctx ? ctx : llvm::ConstantPointerNull::get(ir_.getPtrTy())});
         ir_.CreateBr(next);
         ir_.SetInsertPoint(next);
@@ -413,7 +426,7 @@ void Lowering::emit_trampoline(const TrampolineSpec &spec) {
     auto *function = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
                                             spec.program_name, *module_);
     function->getArg(0)->setName("ctx");
-    debug_->define_program(*function, spec.section, 0);
+    debug_->define_program(*function, sleepable(spec) ? spec.sleepable_section : spec.section, 0);
     ir_.SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", function));
     ir_.SetCurrentDebugLocation(debug_->location(*function, 0));
     TrampolineBuilderImpl builder(*this, spec, *function);
@@ -421,6 +434,33 @@ void Lowering::emit_trampoline(const TrampolineSpec &spec) {
     if (!ir_.GetInsertBlock()->getTerminator())
         ir_.CreateRet(ir_.getInt32(0));
     release_nesting_levels();
+}
+
+// Only a program whose prologue or clauses read user memory gains from being
+// sleepable, and each event of a sleepable one pays for its thread's clause
+// context (bpf_task_storage_get), which must fit task storage.
+std::map<std::string, std::string> Lowering::sleepable_choices() const {
+    std::map<std::string, std::string> choices;
+    for (const TrampolineSpec &spec : input_.trampolines) {
+        if (spec.sleepable_section.empty())
+            continue;
+        bool reads = prologues_reading_user_memory_.contains(spec.program_name);
+        for (const trace::EnabledProbe &enabled : description_.enabled_probes) {
+            // The ERROR clauses run in any program with clauses, on a fault.
+            bool runs_here =
+                (enabled.probe_id == kErrorProbeId && !spec.probes.empty()) ||
+                std::any_of(spec.probes.begin(), spec.probes.end(),
+                            [&](const trace::Probe *p) { return p->id == enabled.probe_id; });
+            reads = reads || (runs_here && clauses_reading_user_memory_.contains(enabled.clause));
+        }
+        std::string &why_not = choices[spec.program_name];
+        if (!reads)
+            why_not = "its clauses and arguments read no user memory";
+        else if (clause_context_size() > kThreadClauseContextLimit)
+            why_not = "its clause context is larger than a thread's task storage holds; user "
+                      "memory not resident yet reads as an invalid address";
+    }
+    return choices;
 }
 
 } // namespace dtx::codegen

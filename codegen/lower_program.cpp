@@ -33,9 +33,10 @@ constexpr uint32_t kMemoryChunk = 512;
 } // namespace
 
 Lowering::Lowering(const CompileInput &input, const CompileOptions &options,
-                   DiagnosticEngine &diags)
+                   DiagnosticEngine &diags, std::set<std::string> sleepable_programs)
     : input_(input), options_(options), diags_(diags),
-      module_(std::make_unique<llvm::Module>("dtx", context_)), ir_(context_) {
+      module_(std::make_unique<llvm::Module>("dtx", context_)), ir_(context_),
+      sleepable_programs_(std::move(sleepable_programs)) {
     record_area_limit_ = kRecordAreaLimit;
     scratch_area_limit_ = kScratchAreaLimit;
 }
@@ -47,9 +48,8 @@ void Lowering::error(const SourceRange &at, std::string message) {
     failed_ = true;
 }
 
-std::optional<CompiledProgram> Lowering::run() {
-    BpfEmitter emitter;
-    emitter.configure_module(*module_);
+bool Lowering::lower() {
+    emitter_.configure_module(*module_);
     std::string source_name = "<d program>", source_text;
     if (!input_.program.clauses.empty() && input_.program.clauses[0]->range.source) {
         source_name = input_.program.clauses[0]->range.file_name();
@@ -65,20 +65,21 @@ std::optional<CompiledProgram> Lowering::run() {
     plan_enabled_probes();
     for (const TrampolineSpec &spec : input_.trampolines)
         emit_trampoline(spec);
-    if (failed_)
-        return std::nullopt;
+    return !failed_;
+}
 
+std::optional<CompiledProgram> Lowering::emit() {
     std::optional<CompiledProgram> compiled = finish();
     if (!compiled)
         return std::nullopt;
     if (options_.want_ir)
         compiled->ir = module_to_string(*module_);
-    emitter.optimize(*module_);
+    emitter_.optimize(*module_);
     if (options_.want_assembly) {
-        BpfEmitResult assembly = emitter.emit_assembly(*module_);
+        BpfEmitResult assembly = emitter_.emit_assembly(*module_);
         compiled->assembly.assign(assembly.output.begin(), assembly.output.end());
     }
-    BpfEmitResult object = emitter.emit_object(*module_);
+    BpfEmitResult object = emitter_.emit_object(*module_);
     if (!object.ok()) {
         SourceRange at =
             input_.program.clauses.empty() ? SourceRange{} : input_.program.clauses[0]->range;
@@ -277,7 +278,10 @@ void Lowering::count_drop(llvm::Value *slot, trace::DropCounter counter, llvm::B
         llvm::BasicBlock::Create(context_, "count_drop", ir_.GetInsertBlock()->getParent());
     ir_.CreateCondBr(ir_.CreateIsNull(count), next, increment);
     ir_.SetInsertPoint(increment);
-    store64(ir_.CreateAdd(load64(count), const64(1)), count);
+    // Atomic: a sleepable program may be preempted between a load and a
+    // store by another firing on this CPU that counts a drop too.
+    ir_.CreateAtomicRMW(llvm::AtomicRMWInst::Add, count, const64(1), llvm::MaybeAlign(8),
+                        llvm::AtomicOrdering::Monotonic);
     ir_.CreateBr(next);
 }
 
@@ -587,7 +591,7 @@ void Lowering::plan_enabled_probes() {
     }
 }
 
-llvm::Value *Lowering::clause_context_lookup(llvm::Function &function) {
+llvm::Value *Lowering::clause_context_lookup(llvm::Function &function, bool sleepable) {
     llvm::AllocaInst *key;
     {
         // The key must live on the stack: map helpers take a pointer to it.
@@ -602,6 +606,32 @@ llvm::Value *Lowering::clause_context_lookup(llvm::Function &function) {
         else
             ir_.CreateRet(llvm::Constant::getNullValue(function.getReturnType()));
     };
+    if (sleepable) {
+        // A sleepable program runs with migration disabled but may be
+        // preempted, and sleeps in page faults: firings on one CPU need not
+        // nest, so they cannot share the CPU's levels. Each thread has its
+        // own clause context, made zeroed at its first firing; a thread runs
+        // one uprobe program at a time, so its firings never overlap.
+        if (!thread_dctx_map_)
+            thread_dctx_map_ =
+                new llvm::GlobalVariable(*module_, i64(), false, llvm::GlobalValue::ExternalLinkage,
+                                         const64(0), "dtx_thread_dctx_placeholder");
+        llvm::Value *task = call_helper(BPF_FUNC_get_current_task_btf, ptr(), {});
+        llvm::Value *dctx =
+            call_helper(BPF_FUNC_task_storage_get, ptr(),
+                        {thread_dctx_map_, task, llvm::ConstantPointerNull::get(ir_.getPtrTy()),
+                         const64(BPF_LOCAL_STORAGE_GET_F_CREATE)});
+        auto *missing = llvm::BasicBlock::Create(context_, "no_thread_dctx", &function);
+        auto *found = llvm::BasicBlock::Create(context_, "thread_dctx", &function);
+        ir_.CreateCondBr(ir_.CreateIsNull(dctx), missing, found);
+        ir_.SetInsertPoint(missing);
+        auto *counted_drop = llvm::BasicBlock::Create(context_, "thread_drop_counted", &function);
+        count_drop(key, trace::DropCounter::ThreadContext, counted_drop);
+        ir_.SetInsertPoint(counted_drop);
+        give_up();
+        ir_.SetInsertPoint(found);
+        return dctx;
+    }
     // A firing that interrupts another on this CPU (an irq's probe during a
     // probe's clauses) takes the next clause context, so the one it
     // interrupted finds its arguments, variables and record as it left them.
@@ -654,14 +684,17 @@ void Lowering::release_nesting_levels() {
 
 // --- clauses -------------------------------------------------------------------
 
-llvm::Function *Lowering::clause_function(uint32_t clause, bool with_stack_context) {
-    auto [it, inserted] = clause_functions_.try_emplace({clause, with_stack_context}, nullptr);
+llvm::Function *Lowering::clause_function(uint32_t clause, bool with_stack_context,
+                                          bool sleepable) {
+    auto [it, inserted] =
+        clause_functions_.try_emplace({clause, with_stack_context, sleepable}, nullptr);
     if (!inserted)
         return it->second;
     llvm::IRBuilder<>::InsertPointGuard guard(ir_);
     const ast::Clause &node = *input_.program.clauses[clause];
     auto *type = llvm::FunctionType::get(i32(), {ptr(), ptr()}, false);
-    std::string name = "dtx_clause_" + std::to_string(clause) + (with_stack_context ? "" : "_nctx");
+    std::string name = "dtx_clause_" + std::to_string(clause) +
+                       (with_stack_context ? "" : "_nctx") + (sleepable ? "_sleepable" : "");
     llvm::Function *function = new_function(name, type, node.range.begin.line);
     it->second = function;
 
@@ -671,6 +704,7 @@ llvm::Function *Lowering::clause_function(uint32_t clause, bool with_stack_conte
     state.function = function;
     state.dctx = function->getArg(0);
     state.ctx = with_stack_context ? function->getArg(1) : nullptr;
+    state.sleepable = sleepable;
     state.description = &description_.clauses[clause];
     // Each variant describes the same actions: keep one description.
     state.description->actions.clear();
@@ -882,10 +916,17 @@ void Lowering::lower_effect(const ast::Expr &expr, ClauseState &state) {
 
 // --- finishing ---------------------------------------------------------------------
 
+uint32_t Lowering::clause_context_size() const {
+    return scratch_area_offset() + std::max<uint32_t>(scratch_area_size_, 8) + scratch_slack_;
+}
+
+void Lowering::note_user_memory_read(const ClauseState &state) {
+    clauses_reading_user_memory_.insert(state.index);
+}
+
 std::optional<CompiledProgram> Lowering::finish() {
     // The clause context, now that the record and scratch sizes are known.
-    uint32_t dctx_size =
-        scratch_area_offset() + std::max<uint32_t>(scratch_area_size_, 8) + scratch_slack_;
+    uint32_t dctx_size = clause_context_size();
     llvm::GlobalVariable *dctx_map =
         debug_->define_map({.name = "dtx_dctx",
                             .type = BPF_MAP_TYPE_ARRAY,
@@ -896,6 +937,20 @@ std::optional<CompiledProgram> Lowering::finish() {
     dctx_map_->replaceAllUsesWith(dctx_map);
     dctx_map_->eraseFromParent();
     dctx_map_ = dctx_map;
+    if (thread_dctx_map_) {
+        // Task storage: max_entries 0, an entry made on demand
+        // (BPF_F_NO_PREALLOC) and freed with its thread.
+        llvm::GlobalVariable *thread_dctx_map =
+            debug_->define_map({.name = "dtx_thread_dctx",
+                                .type = BPF_MAP_TYPE_TASK_STORAGE,
+                                .max_entries = 0,
+                                .key = debug_->integer_type(4, true),
+                                .value = debug_->char_array_type(dctx_size),
+                                .map_flags = BPF_F_NO_PREALLOC});
+        thread_dctx_map_->replaceAllUsesWith(thread_dctx_map);
+        thread_dctx_map_->eraseFromParent();
+        thread_dctx_map_ = thread_dctx_map;
+    }
 
     // Probe-name tables, one strsize string per enabled probe.
     static const char *const kFieldNames[4] = {"provider", "module", "function", "name"};
@@ -941,8 +996,27 @@ std::optional<CompiledProgram> Lowering::finish() {
 
 std::optional<CompiledProgram>
 compile_program(const CompileInput &input, const CompileOptions &options, DiagnosticEngine &diags) {
-    Lowering lowering(input, options, diags);
-    return lowering.run();
+    // Lowered without sleepable programs first, which tells which programs
+    // would gain from being sleepable; those that do are lowered again. A
+    // sleepable program pays for its thread's clause context on every event.
+    auto first = std::make_unique<Lowering>(input, options, diags, std::set<std::string>{});
+    if (!first->lower())
+        return std::nullopt;
+    std::set<std::string> sleepable;
+    for (const auto &[program, why_not] : first->sleepable_choices()) {
+        if (why_not.empty())
+            sleepable.insert(program);
+        for (const TrampolineSpec &spec : input.trampolines)
+            if (spec.program_name == program && spec.sleepable_chosen)
+                spec.sleepable_chosen(why_not);
+    }
+    if (sleepable.empty())
+        return first->emit();
+    first.reset();
+    Lowering again(input, options, diags, std::move(sleepable));
+    if (!again.lower())
+        return std::nullopt;
+    return again.emit();
 }
 
 } // namespace dtx::codegen

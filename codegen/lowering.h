@@ -19,6 +19,7 @@
 #pragma once
 
 #include "codegen/bpf_debuginfo.h"
+#include "codegen/bpf_emitter.h"
 #include "codegen/compile.h"
 
 #include <llvm/IR/IRBuilder.h>
@@ -30,6 +31,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace dtx::codegen {
@@ -104,6 +106,9 @@ struct ClauseState {
     llvm::Function *function = nullptr;
     llvm::Value *dctx = nullptr;
     llvm::Value *ctx = nullptr; // null when the trampoline has no stack context
+    // The clause runs in sleepable programs: its reads of user memory fault
+    // pages in (see TrampolineSpec::sleepable_section).
+    bool sleepable = false;
     llvm::BasicBlock *fault = nullptr;
     llvm::BasicBlock *end_without_record = nullptr; // clause_end_without_record()
     bool speculates = false;                        // speculate() was lowered
@@ -134,22 +139,44 @@ struct ClauseState {
 
 class Lowering {
 public:
-    Lowering(const CompileInput &input, const CompileOptions &options, DiagnosticEngine &diags);
+    // `sleepable_programs`: the programs (TrampolineSpec::program_name) to
+    // make sleepable, among those whose spec allows it.
+    Lowering(const CompileInput &input, const CompileOptions &options, DiagnosticEngine &diags,
+             std::set<std::string> sleepable_programs);
     ~Lowering();
-    std::optional<CompiledProgram> run();
+    // The program as LLVM IR; false after errors.
+    bool lower();
+    // After lower(): for each program whose spec allows it to be sleepable,
+    // an empty string when it should be, else why not.
+    std::map<std::string, std::string> sleepable_choices() const;
+    // After lower(): the BPF object.
+    std::optional<CompiledProgram> emit();
 
     // --- lower_program.cpp --------------------------------------------------
     llvm::IRBuilder<> &ir() { return ir_; }
     llvm::Module &module() { return *module_; }
     BpfDebugInfo &debug_info() { return *debug_; }
     llvm::Value *call_helper(unsigned helper, llvm::Type *result, std::vector<llvm::Value *> args);
-    llvm::Value *clause_context_lookup(llvm::Function &function);
+    // The clause context of a firing of the program `function` belongs to:
+    // this CPU's at its nesting level, or in a sleepable program the thread's.
+    llvm::Value *clause_context_lookup(llvm::Function &function, bool sleepable);
     // Restores the nesting counter before every return that follows a
     // clause_context_lookup(), once a trampoline's code is complete.
     void release_nesting_levels();
     void emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm::Value *ctx,
                        ClauseGate gate);
     llvm::Function *new_function(std::string_view name, llvm::FunctionType *type, unsigned line);
+    // Whether the program of `spec` is sleepable.
+    bool sleepable(const TrampolineSpec &spec) const {
+        return !spec.sleepable_section.empty() && sleepable_programs_.contains(spec.program_name);
+    }
+    // That code lowered for `spec`'s prologue (TrampolineBuilder::read_user)
+    // or for a clause reads the current process's memory, which a sleepable
+    // program may fault in: see sleepable_choices().
+    void note_user_memory_read(const TrampolineSpec &spec) {
+        prologues_reading_user_memory_.insert(spec.program_name);
+    }
+    void note_user_memory_read(const ClauseState &state);
 
 private:
     friend class TrampolineBuilderImpl;
@@ -160,7 +187,9 @@ private:
     void plan_aggregations();
     void plan_maps();
     void plan_enabled_probes();
-    llvm::Function *clause_function(uint32_t clause, bool with_stack_context);
+    // The clause's function for programs with or without a stack context,
+    // sleepable or not (each a variant of its own).
+    llvm::Function *clause_function(uint32_t clause, bool with_stack_context, bool sleepable);
     // --- lower_dispatch.cpp: calling the clauses -----------------------------
     struct DispatchTables;
     void plan_dispatch_tables(const TrampolineSpec &spec, DispatchTables &tables);
@@ -176,7 +205,8 @@ private:
         llvm::Value *ctx,
         const std::function<void(size_t, size_t, llvm::Value *, llvm::Value *, bool)> &emit);
     // The clause's result (i32): its function called, or inlined by LLVM.
-    llvm::Value *call_clause(uint32_t clause, llvm::Value *dctx, llvm::Value *ctx, bool inlined);
+    llvm::Value *call_clause(uint32_t clause, llvm::Value *dctx, llvm::Value *ctx, bool inlined,
+                             bool sleepable);
     void lower_clause(ClauseState &state);
     // Continues the clause in a new part; returns where the clause's function
     // goes on after calling it.
@@ -185,7 +215,7 @@ private:
     void lower_statement(const ast::Stmt &stmt, ClauseState &state);
     void lower_effect(const ast::Expr &expr, ClauseState &state);
     void finish_record(ClauseState &state);
-    llvm::Function *error_function(bool with_stack_context);
+    llvm::Function *error_function(bool with_stack_context, bool sleepable);
     void emit_trampoline(const TrampolineSpec &spec);
     std::optional<CompiledProgram> finish();
 
@@ -418,6 +448,11 @@ public:
     // fault if the read fails.
     void read_memory(ClauseState &state, llvm::Value *to, llvm::Value *length, llvm::Value *address,
                      bool user);
+    // bpf_probe_read_user(to, size, address), or in a sleepable program
+    // bpf_copy_from_user, which faults in pages not resident yet; `size` is
+    // an i32. Returns the helper's result.
+    llvm::Value *read_user(bool sleepable, llvm::Value *to, llvm::Value *size,
+                           llvm::Value *address);
     // A scratch address (an integer, as alloca() returns it) as a pointer the
     // verifier accepts for `length` bytes, or an invalid-address fault when
     // those bytes are not scratch the clause allocated. `length` becomes the
@@ -462,6 +497,7 @@ public:
     DiagnosticEngine &diags_;
     bool failed_ = false;
 
+    BpfEmitter emitter_;
     llvm::LLVMContext context_;
     std::unique_ptr<llvm::Module> module_;
     llvm::IRBuilder<> ir_;
@@ -471,6 +507,12 @@ public:
     llvm::GlobalVariable *dctx_map_ = nullptr;
     llvm::GlobalVariable *drops_map_ = nullptr;
     llvm::GlobalVariable *nesting_map_ = nullptr; // per CPU: firings running (kNestingLevels)
+    // The clause contexts of sleepable programs, one per thread (task
+    // storage): a placeholder until finish(), made by the first lookup.
+    llvm::GlobalVariable *thread_dctx_map_ = nullptr;
+    const std::set<std::string> sleepable_programs_;
+    std::set<uint32_t> clauses_reading_user_memory_;      // by clause index
+    std::set<std::string> prologues_reading_user_memory_; // by program name
     // Where a function took a clause context: its returns from there on give
     // the nesting level back (release_nesting_levels()).
     struct NestingLevel {
@@ -507,8 +549,9 @@ public:
     llvm::GlobalVariable *probe_names_[4] = {};
 
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> epids_; // (clause, probe id) -> epid
-    std::map<std::pair<uint32_t, bool>, llvm::Function *> clause_functions_;
-    std::map<bool, llvm::Function *> error_functions_;
+    // (clause, with stack context, sleepable) -> its function
+    std::map<std::tuple<uint32_t, bool, bool>, llvm::Function *> clause_functions_;
+    std::map<std::pair<bool, bool>, llvm::Function *> error_functions_; // the same, for ERROR
     trace::ProgramDescription description_;
     uint32_t record_area_size_ = 0;
     uint32_t scratch_area_size_ = 0;
@@ -520,6 +563,8 @@ public:
     uint32_t probe_index_offset() const { return ClauseContextLayout::locals + locals_size_; }
     uint32_t record_area_offset() const { return probe_index_offset() + 8; }
     uint32_t scratch_area_offset() const { return record_area_offset() + record_area_limit_; }
+    // The whole clause context, once every clause is lowered.
+    uint32_t clause_context_size() const;
     uint32_t record_area_limit_ = 0; // fixed before clauses are lowered
     uint32_t scratch_area_limit_ = 0;
 };

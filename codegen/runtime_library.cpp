@@ -95,7 +95,7 @@ std::string link_runtime_library(llvm::Module &module, BpfDebugInfo &debug_info)
         return {};
 
     llvm::Expected<std::unique_ptr<llvm::Module>> parsed =
-        llvm::parseBitcodeFile(runtime_bitcode(), module.getContext());
+        llvm::getLazyBitcodeModule(runtime_bitcode(), module.getContext());
     if (!parsed)
         return "cannot read the run-time library: " + llvm::toString(parsed.takeError());
     std::unique_ptr<llvm::Module> library = std::move(*parsed);

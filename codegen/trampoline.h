@@ -5,8 +5,10 @@
 // from whatever the kernel hands its program (pt_regs, a tracepoint record,
 // a bpf cookie) and then calls run_clauses().
 //
-// The clause context (one per CPU, the value of the `dtx_dctx` array map) is
-// laid out as ClauseContextLayout says; clauses receive a pointer to it.
+// The clause context (one per CPU and nesting level, the value of the
+// `dtx_dctx` array map; in a sleepable program one per thread, the value of
+// the `dtx_thread_dctx` task storage map) is laid out as ClauseContextLayout
+// says; clauses receive a pointer to it.
 #pragma once
 
 #include <llvm/IR/IRBuilder.h>
@@ -54,6 +56,12 @@ enum class ClauseGate {
     None,        // END: always
 };
 
+// What a prologue knows of user memory it reads (TrampolineBuilder::read_user).
+enum class UserMemory {
+    MayBeAbsent, // perhaps not resident yet: a USDT argument in memory
+    Resident,    // resident where the probe fires: the stack by the stack pointer
+};
+
 class TrampolineBuilder {
 public:
     virtual ~TrampolineBuilder() = default;
@@ -64,8 +72,9 @@ public:
     // The program function; its only argument is the program's context.
     virtual llvm::Function &entry() = 0;
 
-    // This CPU's clause context. Emits the lookup and an early `return 0` when
-    // it fails, so the result is never null.
+    // This firing's clause context: this CPU's at this nesting level, or in a
+    // sleepable program this thread's. Emits the lookup and an early `return
+    // 0` when it fails, so the result is never null.
     virtual llvm::Value *clause_context() = 0;
     virtual void store_probe_id(llvm::Value *dctx, llvm::Value *probe_id) = 0;
     // The thread the clauses see as current (sched:::on-cpu: the one coming
@@ -87,6 +96,15 @@ public:
     // that calls exit() stops the ones after it.
     virtual void run_clauses(llvm::Value *dctx, ClauseGate gate = ClauseGate::Active) = 0;
 
+    // Reads `size` bytes of the current process's memory at `address` into
+    // `to`; returns the helper's result (negative when the read failed). In a
+    // sleepable program a page that is not resident yet is faulted in
+    // (bpf_copy_from_user); elsewhere the read fails on it. A read of memory
+    // that may be absent makes the program sleepable where the kernel allows
+    // it; one of resident memory does not.
+    virtual llvm::Value *read_user(llvm::Value *to, uint32_t size, llvm::Value *address,
+                                   UserMemory memory) = 0;
+
     // A BPF helper call by number (linux/bpf.h's BPF_FUNC_*).
     virtual llvm::Value *call_helper(unsigned helper, llvm::Type *result,
                                      std::vector<llvm::Value *> args) = 0;
@@ -100,6 +118,18 @@ public:
 struct TrampolineSpec {
     std::string program_name; // a C identifier, unique in the object
     std::string section;      // libbpf's section name: "perf_event", "raw_tp", ...
+    // The section of the program as a sleepable one ("uprobe.s"); empty:
+    // never sleepable. A sleepable program may take page faults in its reads
+    // of user memory, so that pages not resident yet are read instead of
+    // failing; its firings may sleep there and interleave on one CPU, so each
+    // thread has its own clause context, which costs a little on every
+    // event. The code generator makes a program sleepable only where that
+    // buys something: its prologue or clauses read user memory that may be
+    // absent, and its clause context fits a thread's task storage.
+    std::string sleepable_section;
+    // Told, for a program with a sleepable_section, whether it was made
+    // sleepable: an empty string, else why not (for -v).
+    std::function<void(std::string_view why_not_sleepable)> sleepable_chosen;
     std::vector<const trace::Probe *> probes;
     // Whether the program's context can be given to bpf_get_stack() (false
     // for code run from a bpf_timer callback, where stack() records nothing).

@@ -768,6 +768,9 @@ void Consumer::report_drops() {
     if (uint64_t n = total(DropCounter::Nesting))
         std::fprintf(err_, "dtx: %s: the probe fired inside %u firings already running\n",
                      plural(n, "probe firing drop").c_str(), kNestingLevels);
+    if (uint64_t n = total(DropCounter::ThreadContext))
+        std::fprintf(err_, "dtx: %s: no memory for the thread's clause context\n",
+                     plural(n, "probe firing drop").c_str());
     if (uint64_t n = total(DropCounter::Dynamic)) {
         std::fprintf(err_, "dtx: %s\n", plural(n, "dynamic variable drop").c_str());
         hint_once("dynamic variables were dropped: their space was full (raise -x dynvarsize)");

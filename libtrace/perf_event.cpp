@@ -254,4 +254,27 @@ bool kernel_supports_uprobe_multi() {
     return !link && errno == EBADF;
 }
 
+bool kernel_supports_sleepable_uprobes(bool multi) {
+    // bpf_copy_from_user(r10 - 8, 1, 0); bpf_get_current_task_btf(); return 0
+    const bpf_insn program[] = {
+        {BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, BPF_REG_10, 0, 0},
+        {BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_1, 0, 0, -8},
+        {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, 1},
+        {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_3, 0, 0, 0},
+        {BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_copy_from_user},
+        {BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_current_task_btf},
+        {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0},
+        {BPF_JMP | BPF_EXIT, 0, 0, 0, 0},
+    };
+    bpf_attr load{};
+    load.prog_type = BPF_PROG_TYPE_KPROBE;
+    load.expected_attach_type = multi ? kBpfTraceUprobeMulti : 0;
+    load.prog_flags = BPF_F_SLEEPABLE;
+    load.insns = user_pointer(program);
+    load.insn_cnt = std::size(program);
+    load.license = user_pointer("GPL");
+    UniqueFd prog(static_cast<int>(sys_bpf(BPF_PROG_LOAD, &load, sizeof(load))));
+    return bool(prog);
+}
+
 } // namespace dtx::trace

@@ -75,4 +75,9 @@ AttachResult<UniqueFd> create_uprobe_multi_link(int prog_fd, const UprobeMultiSp
 // with EBADF (not a regular file) only on kernels that know the attach type.
 bool kernel_supports_uprobe_multi();
 
+// Whether uprobe programs (uprobe_multi ones with `multi`) can be sleepable
+// here, calling what dtx's sleepable programs need: bpf_copy_from_user, and
+// bpf_get_current_task_btf for their clause context in task storage.
+bool kernel_supports_sleepable_uprobes(bool multi);
+
 } // namespace dtx::trace

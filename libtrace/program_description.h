@@ -296,6 +296,10 @@ enum class DropCounter : uint32_t {
     // A probe fired while kNestingLevels firings were already running on the
     // CPU (each interrupting the one before); it was not run.
     Nesting = 5,
+    // A probe of a sleepable program fired in a thread that had no clause
+    // context yet, and the kernel could not make one (task storage); it was
+    // not run.
+    ThreadContext = 6,
     Count
 };
 

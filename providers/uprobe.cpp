@@ -59,6 +59,9 @@ struct UprobePlan {
     UprobeArguments arguments;
     bool every_process = false;
     bool multi = false;
+    // Whether the program is sleepable: empty, else why not; unset where the
+    // kernel has no sleepable uprobe programs (TrampolineSpec::sleepable_chosen).
+    std::optional<std::string> why_not_sleepable;
     std::vector<UprobeSite> sites;                         // by site index (the cookie)
     std::vector<std::vector<UsdtArgument>> site_arguments; // by site index (Usdt)
     std::vector<pid_t> pids;                               // -1 alone when every_process
@@ -206,11 +209,10 @@ private:
     }
 
     // `size` bytes of user memory at `address`, zero-extended (0 when unreadable).
-    llvm::Value *read_user(llvm::Value *address, unsigned size) {
+    llvm::Value *read_user(llvm::Value *address, unsigned size, codegen::UserMemory memory) {
         llvm::AllocaInst *slot = entry_alloca("user_word");
         ir_.CreateStore(const64(0), slot);
-        b_.call_helper(BPF_FUNC_probe_read_user, ir_.getInt64Ty(),
-                       {slot, ir_.getInt32(size), ir_.CreateIntToPtr(address, ir_.getPtrTy())});
+        b_.read_user(slot, size, ir_.CreateIntToPtr(address, ir_.getPtrTy()), memory);
         return ir_.CreateLoad(i64(), slot);
     }
 
@@ -226,13 +228,15 @@ private:
     void store_entry_arguments(llvm::Value *dctx) {
         for (unsigned i = 0; i < std::size(kArgumentRegisters); i++)
             b_.store_argument(dctx, i, reg(kArgumentRegisters[i]));
-        // The rest are on the stack, above the return address.
+        // The rest are on the stack, above the return address, where the
+        // caller has just written them: resident.
         llvm::Value *sp = reg(PtRegsOffset::Rsp);
         for (unsigned i = std::size(kArgumentRegisters); i < codegen::ClauseContextLayout::arg_count;
              i++)
             b_.store_argument(
                 dctx, i,
-                read_user(ir_.CreateAdd(sp, const64(8 * (i - std::size(kArgumentRegisters) + 1))), 8));
+                read_user(ir_.CreateAdd(sp, const64(8 * (i - std::size(kArgumentRegisters) + 1))),
+                          8, codegen::UserMemory::Resident));
     }
 
     llvm::Value *usdt_value(const UsdtArgument &argument) {
@@ -254,7 +258,8 @@ private:
                 address = ir_.CreateAdd(
                     address, ir_.CreateMul(reg(argument.index), const64(argument.scale)));
             unsigned bytes = unsigned(argument.size < 0 ? -argument.size : argument.size);
-            return extend(read_user(address, bytes), argument.size);
+            return extend(read_user(address, bytes, codegen::UserMemory::MayBeAbsent),
+                          argument.size);
         }
         }
         return const64(0);
@@ -394,7 +399,23 @@ std::set<uint32_t> refused_sites(const UprobePlan &plan, const std::string &path
     return refused;
 }
 
+// What -v says of how the program of `plan` reads user memory: as a
+// sleepable program, faulting in pages that are not resident yet, or not.
+std::string user_memory_note(const UprobePlan &plan) {
+    std::string probes = "probe '" + plan.probes[0]->name.full() + "'";
+    if (plan.probes.size() > 1)
+        probes += " and " + std::to_string(plan.probes.size() - 1) + " more";
+    if (!plan.why_not_sleepable)
+        return probes + ": not a sleepable uprobe program: the kernel has none with "
+                        "bpf_copy_from_user; user memory not resident yet reads as an invalid "
+                        "address";
+    if (plan.why_not_sleepable->empty())
+        return probes + ": a sleepable uprobe program: user memory not resident yet is faulted in";
+    return probes + ": not a sleepable uprobe program: " + *plan.why_not_sleepable;
+}
+
 std::optional<std::string> attach(const UprobePlan &plan, AttachContext &context) {
+    context.notes.push_back(user_memory_note(plan));
     bool retprobe = plan.arguments == UprobeArguments::Return;
     std::vector<std::string> left_out;
     for (const auto &[where, all_indexes] : plan.attachments) {
@@ -470,12 +491,19 @@ std::vector<Trampoline> uprobe_trampolines(std::string_view program_prefix,
     }
 
     bool multi = trace::kernel_supports_uprobe_multi();
+    bool sleepable = trace::kernel_supports_sleepable_uprobes(multi);
     std::vector<Trampoline> out;
     for (const UprobeGroup &group : groups) {
         auto shared_plan = std::make_shared<UprobePlan>(plan(group, multi));
         Trampoline t;
         t.spec.program_name = std::string(program_prefix) + "_" + std::to_string(out.size());
         t.spec.section = "uprobe";
+        if (sleepable) {
+            t.spec.sleepable_section = "uprobe.s"; // loaded by libbpf with BPF_F_SLEEPABLE
+            t.spec.sleepable_chosen = [shared_plan](std::string_view why_not) {
+                shared_plan->why_not_sleepable = std::string(why_not);
+            };
+        }
         t.spec.probes = group.probes;
         if (multi)
             t.expected_attach_type = trace::kBpfTraceUprobeMulti;

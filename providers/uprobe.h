@@ -15,6 +15,15 @@
 //
 // Probes for every process (the usdt provider's path form) get trampolines
 // of their own, attached without a process filter.
+//
+// Where the kernel has sleepable uprobe programs, a trampoline whose clauses
+// or USDT arguments read user memory (copyin(), copyinstr(), copyinto(),
+// execargs, arguments in memory) is sleepable: those reads fault in pages
+// that are not resident yet (a string literal on a page the process has not
+// touched) instead of failing, as do its reads of a function's arguments
+// beyond the sixth and ustack()'s walk of the user stack (the kernel's
+// sleepable bpf_get_stack). One that reads none stays non-sleepable, which
+// costs less per event (codegen/trampoline.h). -v says which each is.
 #pragma once
 
 #include "libtrace/usdt_note.h"

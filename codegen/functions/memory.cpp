@@ -7,6 +7,11 @@
 // turns it back into a pointer the kernel's verifier accepts with
 // Lowering::scratch_pointer(), which checks that it lies in the scratch the
 // clause allocated (an invalid-address fault otherwise, as in DTrace).
+//
+// In a sleepable program (a uprobe's: ClauseState::sleepable) the copies from
+// user space fault in pages that are not resident yet instead of failing on
+// them: copyin() and copyinto() read with bpf_copy_from_user, and copyinstr()
+// faults the string's pages in when its first read, which cannot, fails.
 #include "codegen/functions/function.h"
 #include "codegen/lowering.h"
 
@@ -73,8 +78,28 @@ Value lower_copyinstr(Lowering &l, const ast::Call &call, ClauseState &state, bo
         n = ir.CreateSelect(ir.CreateICmpULT(n, l.const64(l.strsize())), n, l.const64(l.strsize()));
         limit = ir.CreateTrunc(n, l.i32());
     }
+    l.note_user_memory_read(state);
     llvm::Value *result =
         l.call_helper(BPF_FUNC_probe_read_user_str, l.i64(), {dst, limit, address});
+    if (state.sleepable) {
+        // The read fails on a page that is not resident yet: a sleepable
+        // program faults the string's pages in and reads again.
+        llvm::Function *function = ir.GetInsertBlock()->getParent();
+        llvm::BasicBlock *read = ir.GetInsertBlock();
+        auto *again = llvm::BasicBlock::Create(ir.getContext(), "copyinstr_fault_in", function);
+        auto *done = llvm::BasicBlock::Create(ir.getContext(), "copyinstr_read", function);
+        ir.CreateCondBr(ir.CreateICmpSLT(result, l.const64(0)), again, done);
+        ir.SetInsertPoint(again);
+        llvm::Value *reread =
+            l.runtime_call("dtx_rt_copy_user_str", {dst, ir.CreateZExt(limit, l.i64()), address});
+        llvm::BasicBlock *reread_end = ir.GetInsertBlock();
+        ir.CreateBr(done);
+        ir.SetInsertPoint(done);
+        llvm::PHINode *merged = ir.CreatePHI(l.i64(), 2);
+        merged->addIncoming(result, read);
+        merged->addIncoming(reread, reread_end);
+        result = merged;
+    }
     l.fault_if(state, ir.CreateICmpSLT(result, l.const64(0)), trace::FaultKind::BadAddress,
                address);
     return {dst, call.type};

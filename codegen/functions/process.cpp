@@ -39,6 +39,16 @@ std::pair<llvm::Value *, llvm::Value *> task_arguments(Lowering &l, llvm::Value 
         ir.CreateSelect(readable, read(ir.CreateAdd(memory, l.const64(*start))), l.const64(0));
     llvm::Value *last =
         ir.CreateSelect(readable, read(ir.CreateAdd(memory, l.const64(*end))), l.const64(0));
+    l.note_user_memory_read(state);
+    if (state.sleepable) {
+        // The pages of the bytes dtx_rt_process_args reads may not be
+        // resident: a sleepable program faults them in first.
+        llvm::Value *length =
+            ir.CreateSelect(ir.CreateICmpUGT(last, first), ir.CreateSub(last, first), l.const64(0));
+        llvm::Value *most = l.const64(l.strsize() - 1);
+        length = ir.CreateSelect(ir.CreateICmpULT(length, most), length, most);
+        l.runtime_call("dtx_rt_fault_in_user", {first, length});
+    }
     llvm::Value *count =
         l.runtime_call("dtx_rt_process_args", {dst, first, last, l.const64(l.strsize())});
     return {dst, count};

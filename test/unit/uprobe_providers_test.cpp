@@ -189,7 +189,7 @@ TEST(UsdtProvider, FindsAProcesssProbesInItsExecutableAndLibraries) {
     ASSERT_EQ(lib.probes.size(), 1u);
     EXPECT_EQ(lib.probes[0]->name.full(),
               "dtxlib" + pid + ":libdtx-usdt-lib.so:dtxlib_call:lib-call");
-    EXPECT_EQ(all.probes.size(), 4u); // loop-start, tick, guarded, lib-call
+    EXPECT_EQ(all.probes.size(), 6u); // loop-start, tick, guarded, cold, cold-thread, lib-call
     bool guarded_has_semaphore = false;
     for (const trace::Probe *probe : all.probes)
         if (probe->name.name == "guarded")
@@ -210,7 +210,7 @@ TEST(UsdtProvider, PathFormTracesEveryProcess) {
     trace::ProbeTable table;
     Matched m = match(*provider, table, {"usdt", usdt, "dtxtest", "*"});
     ASSERT_FALSE(m.problem) << *m.problem;
-    ASSERT_EQ(m.probes.size(), 3u);
+    ASSERT_EQ(m.probes.size(), 5u); // loop-start, tick, guarded, cold, cold-thread
     for (const trace::Probe *probe : m.probes)
         EXPECT_EQ(static_cast<const UprobeProbeData &>(*probe->data).pid, -1);
     Matched missing = match(*provider, table, {"usdt", "/no/such/file", "p", "n"});
