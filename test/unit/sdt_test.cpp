@@ -88,6 +88,14 @@ TEST(SdtArguments, FixedArrays) {
                                         "uint32_t * lengths", "uint64_t * ips"}));
 }
 
+TEST(SdtArguments, DataLocOfACpumaskIsItsAddress) {
+    auto arguments =
+        arguments_of("\tfield:__data_loc cpumask_t cpumask;\toffset:8;\tsize:4;\tsigned:0;\n"
+                     "\tfield:void * callsite;\toffset:16;\tsize:8;\tsigned:0;\n");
+    EXPECT_EQ(described(arguments),
+              (std::vector<std::string>{"void * cpumask", "void * callsite"}));
+}
+
 TEST(SdtArguments, AtMostTen) {
     std::string fields;
     for (int i = 0; i < 12; i++)
