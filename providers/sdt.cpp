@@ -18,6 +18,10 @@
 // provider's programs on the raw sys_enter and sys_exit tracepoints
 // (syscall_programs.h): two links for any number of calls, which detach at
 // once, where closing a tracepoint's perf event waits for a grace period.
+// raw_syscalls:sys_enter and sys_exit are BTF-typed programs on their raw
+// tracepoints (raw_syscalls_program()), which read the record's fields from
+// the tracepoint's arguments (struct pt_regs, the number or return value)
+// without the record the kernel would build for a perf event.
 #include "providers/sdt.h"
 
 #include "libtrace/tracefs.h"
@@ -289,14 +293,20 @@ public:
         // Probes whose arguments load alike share a program.
         std::map<std::vector<ArgumentLoad>, std::vector<const trace::Probe *>> shapes;
         std::vector<SyscallProbe> entries, returns;
+        std::vector<Trampoline> out;
         for (const trace::Probe *probe : enabled) {
             if (std::optional<SyscallEvent> call = syscall_event(*probe)) {
                 (call->is_return ? returns : entries).push_back({probe, call->number});
                 continue;
             }
+            if (std::optional<bool> is_return = raw_syscalls_event(*probe))
+                if (std::optional<Trampoline> program = raw_syscalls_program(
+                        "dtx_sdt_raw_" + data_of(*probe).event, *probe, *is_return)) {
+                    out.push_back(std::move(*program));
+                    continue;
+                }
             shapes[loads_of(probe_format(*probe))].push_back(probe);
         }
-        std::vector<Trampoline> out;
         if (!entries.empty())
             out.push_back(syscall_tracepoint_program("dtx_sdt_sys_enter", std::move(entries), false,
                                                      SyscallArguments::NumberFirst));
@@ -338,6 +348,26 @@ private:
                         x86_64_syscall_number(std::string_view(data.event).substr(prefix.size())))
                     return SyscallEvent{*number, is_return};
         return std::nullopt;
+    }
+
+    // raw_syscalls:sys_enter (false) or sys_exit (true) with the record
+    // raw_syscalls_program() fills args[] for: served from the raw
+    // tracepoint, whose program costs half of the tracefs event's (no
+    // record to build) and whose link detaches at once.
+    std::optional<bool> raw_syscalls_event(const trace::Probe &probe) {
+        const SdtProbeData &data = data_of(probe);
+        if (data.group != "raw_syscalls" || (data.event != "sys_enter" && data.event != "sys_exit"))
+            return std::nullopt;
+        const trace::TracepointFormat *format = probe_format(probe);
+        if (!format)
+            return std::nullopt;
+        const bool is_return = data.event == "sys_exit";
+        std::vector<std::string> types;
+        for (const trace::ProbeArgument &argument : sdt_arguments(*format))
+            types.push_back(argument.type);
+        if (types != std::vector<std::string>{"long", is_return ? "long" : "unsigned long [6]"})
+            return std::nullopt;
+        return is_return;
     }
 
     bool load_events() {
