@@ -7,6 +7,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -106,6 +107,26 @@ bool detach_waits_for_grace_period(const Attachment &attachment) {
            attachment.kind == AttachmentKind::Trampoline;
 }
 
+// Raises this process's soft limit of open files to its hard limit: each
+// perf-event attachment holds two descriptors, and enabling every tracepoint
+// (sdt:::) takes thousands where the usual soft limit is 1024. Whether it rose.
+bool raise_open_file_limit() {
+    rlimit files{};
+    if (getrlimit(RLIMIT_NOFILE, &files) != 0 || files.rlim_cur >= files.rlim_max)
+        return false;
+    files.rlim_cur = files.rlim_max;
+    return setrlimit(RLIMIT_NOFILE, &files) == 0;
+}
+
+// open(), once more after raising the limit if it ran out of descriptors.
+template <typename Open>
+AttachResult<UniqueFd> with_open_file_limit_raised(Open open) {
+    AttachResult<UniqueFd> fd = open();
+    if (!fd && fd.error().errnum == EMFILE && raise_open_file_limit())
+        return open();
+    return fd;
+}
+
 // read_probe_pmu() once per PMU and process: the sysfs files do not change,
 // and reading them for each of hundreds of kprobes shows under qemu.
 AttachResult<ProbePmu> probe_pmu(std::string_view name, std::string_view target) {
@@ -141,10 +162,12 @@ AttachResult<const Attachment *>
 AttachmentSet::attach_to_new_perf_event(AttachmentKind kind, std::string description,
                                         const perf_event_attr &attr, int pid, int cpu, int prog_fd,
                                         uint64_t cookie) {
-    AttachResult<UniqueFd> perf_event = open_perf_event(attr, pid, cpu, description);
+    AttachResult<UniqueFd> perf_event =
+        with_open_file_limit_raised([&] { return open_perf_event(attr, pid, cpu, description); });
     if (!perf_event)
         return perf_event.error();
-    AttachResult<UniqueFd> link = link_perf_event(prog_fd, perf_event->get(), cookie, description);
+    AttachResult<UniqueFd> link = with_open_file_limit_raised(
+        [&] { return link_perf_event(prog_fd, perf_event->get(), cookie, description); });
     if (!link)
         return link.error();
     return add(
