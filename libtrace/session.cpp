@@ -550,7 +550,8 @@ int Session::run() {
         }
     }
 
-    AttachmentSet attachments;
+    // On a terminal, a detach that waits for grace periods says how it goes.
+    AttachmentSet attachments(terminal_detach_progress(options_.err));
     int begin_fd = -1, end_fd = -1;
     for (providers::Trampoline &t : trampolines_) {
         int fd = object.program_fd(t.spec.program_name);
