@@ -2,6 +2,9 @@
 // firing probe through a dispatch on its ID, and a clause that faults goes to
 // the ERROR path.
 //
+// A trampoline that calls each of its few clauses from one place has them
+// inlined (kInlinedClauses), and tells stack() that their frame is gone.
+//
 // The kernel verifies at most 256 functions in one BPF program
 // (BPF_MAX_SUBPROGS), and every clause a trampoline calls is a function of
 // its program. A trampoline that runs more clauses than kDirectClauseCalls
@@ -13,6 +16,7 @@
 #include <linux/bpf.h>
 
 #include <algorithm>
+#include <map>
 
 namespace dtx::codegen {
 
@@ -33,6 +37,16 @@ constexpr uint32_t kMaxTableRange = 1u << 16;
 // allows values of up to 65535 bytes less its element's header
 // (BPF_LOCAL_STORAGE_MAX_VALUE_SIZE), whose size differs between versions.
 constexpr uint32_t kThreadClauseContextLimit = 60 * 1024;
+// A trampoline that calls each of its clauses from one place, and at most
+// this many, this small together, has them inlined: a BPF call and return
+// cost ~18 ns a firing where the kernel mitigates returns (AMD's SRSO safe
+// RET), a fifth of a raw tracepoint's whole cost. Larger clauses keep their
+// functions: inlined, their stack slots would add up in the trampoline's
+// frame (512 bytes at most) and their code lengthen its jumps (32767
+// instructions at most).
+constexpr size_t kInlinedClauses = 8;
+constexpr size_t kInlinedInstructions = 2000; // LLVM IR, before optimization
+constexpr uint64_t kInlinedStackBytes = 256;
 
 } // namespace
 
@@ -121,7 +135,43 @@ struct Lowering::DispatchTables {
     std::vector<std::vector<uint32_t>> groups;     // each group's clauses
     llvm::GlobalVariable *slot_of_probe = nullptr; // u32 by ID - lowest: row + 1, or 0
     llvm::GlobalVariable *slots = nullptr;         // u32 rows
+    bool inlines_clauses = false;                  // kInlinedClauses
 };
+
+namespace {
+
+// The kernel frames stack() leaves out (ClauseContextLayout::stack_skip):
+// TrampolineSpec::kernel_stack_skip counts a clause's own frame and its
+// trampoline's, and a clause inlined into a function has none of its own.
+// 0 stays 0: a perf event's stack starts at the registers it interrupted.
+uint64_t clause_stack_skip(const TrampolineSpec &spec, bool inlined_into_trampoline) {
+    return spec.kernel_stack_skip && inlined_into_trampoline ? spec.kernel_stack_skip - 1
+                                                             : spec.kernel_stack_skip;
+}
+
+// The IR instructions of `function` and the bytes of its fixed-size
+// stack slots.
+std::pair<size_t, uint64_t> function_size(const llvm::Function &function) {
+    size_t instructions = 0;
+    uint64_t stack = 0;
+    const llvm::DataLayout &layout = function.getParent()->getDataLayout();
+    for (const llvm::BasicBlock &block : function)
+        for (const llvm::Instruction &instruction : block) {
+            instructions++;
+            if (const auto *slot = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
+                if (std::optional<llvm::TypeSize> size = slot->getAllocationSize(layout))
+                    stack += size->getFixedValue();
+        }
+    return {instructions, stack};
+}
+
+// ERROR's clauses run below dtx_error's frame, and below the block function
+// that called it if any.
+uint64_t error_stack_skip(const TrampolineSpec &spec, bool in_block) {
+    return spec.kernel_stack_skip ? spec.kernel_stack_skip + 1 + (in_block ? 1 : 0) : 0;
+}
+
+} // namespace
 
 void Lowering::call_clause_blocks(
     const std::string &name, size_t count, size_t direct_limit, llvm::Value *dctx, llvm::Value *ctx,
@@ -267,8 +317,6 @@ void Lowering::emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm
     store64(const64(0), at(dctx, ClauseContextLayout::timestamp));
     if (strtok_state_offset_) // a firing starts with no string for strtok(NULL, ...)
         store64(const64(0), at(dctx, *strtok_state_offset_));
-    if (ctx)
-        store64(const64(spec.kernel_stack_skip), at(dctx, ClauseContextLayout::stack_skip));
 
     DispatchTables tables;
     std::set<uint32_t> distinct;
@@ -282,6 +330,31 @@ void Lowering::emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm
     }
     plan_dispatch_tables(spec, tables);
     const std::vector<uint32_t> clauses(distinct.begin(), distinct.end());
+    // Where each clause is called from: a case of each probe (switched), or
+    // of each group of probes that run the same clauses.
+    std::map<uint32_t, size_t> call_sites;
+    for (const std::vector<uint32_t> &called :
+         tables.switched ? tables.probe_clauses : tables.groups)
+        for (uint32_t c : called)
+            call_sites[c]++;
+    tables.inlines_clauses = clauses.size() <= kInlinedClauses &&
+                             std::all_of(call_sites.begin(), call_sites.end(),
+                                         [](auto &site) { return site.second == 1; });
+    if (tables.inlines_clauses) {
+        size_t instructions = 0;
+        uint64_t stack = 0;
+        for (uint32_t c : clauses) {
+            auto [clause_instructions, clause_stack] =
+                function_size(*clause_function(c, ctx != nullptr, sleepable(spec)));
+            instructions += clause_instructions;
+            stack += clause_stack;
+        }
+        tables.inlines_clauses =
+            instructions <= kInlinedInstructions && stack <= kInlinedStackBytes;
+    }
+    if (ctx)
+        store64(const64(clause_stack_skip(spec, tables.inlines_clauses)),
+                at(dctx, ClauseContextLayout::stack_skip));
     call_clause_blocks(
         spec.program_name + "_clauses", clauses.size(), kDirectClauseCalls, dctx, ctx,
         [&](size_t first, size_t last, llvm::Value *dctx, llvm::Value *ctx, bool inlined) {
@@ -356,13 +429,21 @@ void Lowering::dispatch_clauses(const TrampolineSpec &spec, const DispatchTables
             ir_.SetInsertPoint(run);
         }
         store64(epid, at(dctx, ClauseContextLayout::epid));
-        llvm::Value *result = call_clause(c, dctx, ctx, inlined, sleepable(spec));
+        llvm::Value *result =
+            call_clause(c, dctx, ctx, inlined || tables.inlines_clauses, sleepable(spec));
         auto *faulted = llvm::BasicBlock::Create(context_, "faulted", function);
         auto *next = llvm::BasicBlock::Create(context_, "next", function);
         ir_.CreateCondBr(ir_.CreateICmpNE(result, ir_.getInt32(0)), faulted, next);
         ir_.SetInsertPoint(faulted);
+        const bool skips_frames = ctx && spec.kernel_stack_skip;
+        if (skips_frames)
+            store64(const64(error_stack_skip(spec, inlined)),
+                    at(dctx, ClauseContextLayout::stack_skip));
         ir_.CreateCall(error_function(ctx != nullptr, sleepable(spec)),
                        {dctx, ctx ? ctx : llvm::ConstantPointerNull::get(ir_.getPtrTy())});
+        if (skips_frames) // for the clauses after this one
+            store64(const64(clause_stack_skip(spec, tables.inlines_clauses)),
+                    at(dctx, ClauseContextLayout::stack_skip));
         ir_.CreateBr(next);
         ir_.SetInsertPoint(next);
     };

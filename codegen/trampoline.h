@@ -46,7 +46,13 @@ struct ClauseContextLayout {
     // u64: the task the firing is about where that is not the current one
     // (TrampolineSpec::sets_current_task), 0 otherwise.
     static constexpr uint32_t current_task = 232;
-    static constexpr uint32_t locals = 240; // this-> variables, then record and scratch
+    // u64[6]: an array argument that the kernel does not hand over in one
+    // piece, gathered by the prologue so that argN can hold its address
+    // (sdt:raw_syscalls::sys_enter's args[1], the call's six arguments, are
+    // registers of its struct pt_regs).
+    static constexpr uint32_t argument_array = 240;
+    static constexpr uint32_t argument_array_size = 48;
+    static constexpr uint32_t locals = 288; // this-> variables, then record and scratch
 };
 
 // When the clauses of a probe run, by the session's Activity.

@@ -7,12 +7,14 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
+#include <condition_variable>
 #include <cstring>
 #include <exception>
 #include <map>
@@ -67,6 +69,14 @@ void Attachment::detach() noexcept {
 
 namespace {
 
+// 1584 as "1,584".
+std::string digits_grouped(std::size_t n) {
+    std::string digits = std::to_string(n);
+    for (size_t at = digits.size(); at > 3; at -= 3)
+        digits.insert(at - 3, ",");
+    return digits;
+}
+
 std::string pid_suffix(int pid) {
     return pid >= 0 ? " pid " + std::to_string(pid) : "";
 }
@@ -106,6 +116,26 @@ bool detach_waits_for_grace_period(const Attachment &attachment) {
            attachment.kind == AttachmentKind::Trampoline;
 }
 
+// Raises this process's soft limit of open files to its hard limit: each
+// perf-event attachment holds two descriptors, and enabling every tracepoint
+// (sdt:::) takes thousands where the usual soft limit is 1024. Whether it rose.
+bool raise_open_file_limit() {
+    rlimit files{};
+    if (getrlimit(RLIMIT_NOFILE, &files) != 0 || files.rlim_cur >= files.rlim_max)
+        return false;
+    files.rlim_cur = files.rlim_max;
+    return setrlimit(RLIMIT_NOFILE, &files) == 0;
+}
+
+// open(), once more after raising the limit if it ran out of descriptors.
+template <typename Open>
+AttachResult<UniqueFd> with_open_file_limit_raised(Open open) {
+    AttachResult<UniqueFd> fd = open();
+    if (!fd && fd.error().errnum == EMFILE && raise_open_file_limit())
+        return open();
+    return fd;
+}
+
 // read_probe_pmu() once per PMU and process: the sysfs files do not change,
 // and reading them for each of hundreds of kprobes shows under qemu.
 AttachResult<ProbePmu> probe_pmu(std::string_view name, std::string_view target) {
@@ -141,10 +171,12 @@ AttachResult<const Attachment *>
 AttachmentSet::attach_to_new_perf_event(AttachmentKind kind, std::string description,
                                         const perf_event_attr &attr, int pid, int cpu, int prog_fd,
                                         uint64_t cookie) {
-    AttachResult<UniqueFd> perf_event = open_perf_event(attr, pid, cpu, description);
+    AttachResult<UniqueFd> perf_event =
+        with_open_file_limit_raised([&] { return open_perf_event(attr, pid, cpu, description); });
     if (!perf_event)
         return perf_event.error();
-    AttachResult<UniqueFd> link = link_perf_event(prog_fd, perf_event->get(), cookie, description);
+    AttachResult<UniqueFd> link = with_open_file_limit_raised(
+        [&] { return link_perf_event(prog_fd, perf_event->get(), cookie, description); });
     if (!link)
         return link.error();
     return add(
@@ -348,6 +380,21 @@ AttachResult<const Attachment *> AttachmentSet::attach_perf_event(int prog_fd,
                                     cpu, prog_fd, cookie);
 }
 
+DetachProgress terminal_detach_progress(FILE *stream) {
+    if (!stream || !isatty(fileno(stream)))
+        return nullptr;
+    return [stream](std::size_t left, std::size_t total) {
+        // Each state rewrites the line from its start and erases what is left
+        // of a longer one ("\033[K"); the last one erases it all.
+        if (left == 0)
+            std::fputs("\r\033[K", stream);
+        else
+            std::fprintf(stream, "\rdtx: detaching %s probes ... %s left\033[K",
+                         digits_grouped(total).c_str(), digits_grouped(left).c_str());
+        std::fflush(stream);
+    };
+}
+
 DetachStats AttachmentSet::detach_all(unsigned max_threads) {
     auto start = std::chrono::steady_clock::now();
     std::vector<Attachment *> slow;
@@ -361,27 +408,53 @@ DetachStats AttachmentSet::detach_all(unsigned max_threads) {
     // Each thread takes the next attachment and closes its link, then its perf
     // event. While one thread holds event_mutex unregistering a perf event, the
     // others close links, whose grace periods overlap.
-    std::atomic<size_t> next{0};
+    std::atomic<size_t> next{0}, closed{0};
+    std::mutex mutex;
+    std::condition_variable all_closed;
     auto detach_remaining = [&] {
-        for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < slow.size();)
+        for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < slow.size();) {
             slow[i]->detach();
+            if (closed.fetch_add(1) + 1 == slow.size()) {
+                std::lock_guard lock(mutex);
+                all_closed.notify_all();
+            }
+        }
     };
+    // With progress to tell, the calling thread watches while helpers close.
+    const bool watching = progress_ && !slow.empty();
     size_t wanted_threads = std::clamp<size_t>(slow.size(), 1, std::max(max_threads, 1u));
     std::vector<std::thread> helpers;
-    for (size_t i = 1; i < wanted_threads; ++i) {
+    for (size_t i = watching ? 0 : 1; i < wanted_threads; ++i) {
         try {
             helpers.emplace_back(detach_remaining);
         } catch (const std::exception &) {
             break; // no more threads: the ones we have finish the work
         }
     }
-    detach_remaining();
+    const bool watched = watching && !helpers.empty();
+    if (watched) {
+        bool told = false;
+        auto report_at = start + kDetachProgressDelay;
+        std::unique_lock lock(mutex);
+        while (!all_closed.wait_until(lock, report_at, [&] { return closed == slow.size(); })) {
+            lock.unlock();
+            progress_(slow.size() - closed, slow.size());
+            told = true;
+            report_at = std::chrono::steady_clock::now() + kDetachProgressInterval;
+            lock.lock();
+        }
+        lock.unlock();
+        if (told)
+            progress_(0, slow.size());
+    } else {
+        detach_remaining();
+    }
     for (std::thread &helper : helpers)
         helper.join();
 
     DetachStats stats;
     stats.attachments = attachments_.size();
-    stats.threads = static_cast<unsigned>(helpers.size() + 1);
+    stats.threads = static_cast<unsigned>(helpers.size() + (watched ? 0 : 1));
     stats.elapsed = std::chrono::steady_clock::now() - start;
     attachments_.clear();
     last_detach_ = stats;

@@ -1,5 +1,6 @@
 #include "libtrace/tracefs_format.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace dtx::trace {
@@ -82,14 +83,15 @@ std::optional<std::string> parse_declaration(std::string_view declaration, Trace
     for (auto [prefix, kind] :
          {std::pair{std::string_view("__data_loc "), TracepointFieldKind::DataLoc},
           std::pair{std::string_view("__rel_loc "), TracepointFieldKind::RelLoc}}) {
-        if (!type.starts_with(prefix))
+        if (!type.starts_with(prefix) && type != trim(prefix))
             continue;
-        // The element type carries the brackets: "__data_loc char[]".
-        type = trim(type.substr(prefix.size()));
-        if (!type.ends_with("[]"))
-            return "'" + std::string(trim(prefix)) + "' field '" + field.name + "' is not an array";
+        // An array's element type carries the brackets ("__data_loc char[]");
+        // a __cpumask() field names its type whole ("__data_loc cpumask_t").
+        type = trim(type.substr(std::min(prefix.size(), type.size())));
         field.kind = kind;
-        field.type = trim(type.substr(0, type.size() - 2));
+        field.type = trim(type.ends_with("[]") ? type.substr(0, type.size() - 2) : type);
+        if (field.type.empty())
+            return "no type for field '" + field.name + "'";
         return std::nullopt;
     }
     field.type = type;

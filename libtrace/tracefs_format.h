@@ -25,15 +25,17 @@ namespace dtx::trace {
 enum class TracepointFieldKind {
     Scalar,  // an integer or pointer held in the record: `pid_t pid`, `const char * filename`
     Array,   // a fixed array held in the record: `char comm[16]`, `u8 saddr[4]`
-    DataLoc, // `__data_loc T[] name`: a u32 whose low 16 bits are the data's offset in the
-             // record and high 16 bits its length
+    DataLoc, // `__data_loc T[] name` (or `__data_loc cpumask_t name`, a __cpumask() bitmap):
+             // a u32 whose low 16 bits are the data's offset in the record and high 16 bits
+             // its length
     RelLoc,  // `__rel_loc T[] name`: the same, the offset counted from the end of this u32
 };
 
 struct TracepointField {
     std::string name;
     // The declared type without the name and array bounds: "pid_t", "const char *",
-    // "char" for `char comm[16]` and for `__data_loc char[] filename`.
+    // "char" for `char comm[16]` and for `__data_loc char[] filename`, "cpumask_t"
+    // for `__data_loc cpumask_t cpumask`.
     std::string type;
     TracepointFieldKind kind = TracepointFieldKind::Scalar;
     uint32_t offset = 0;

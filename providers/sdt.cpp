@@ -18,6 +18,10 @@
 // provider's programs on the raw sys_enter and sys_exit tracepoints
 // (syscall_programs.h): two links for any number of calls, which detach at
 // once, where closing a tracepoint's perf event waits for a grace period.
+// raw_syscalls:sys_enter and sys_exit are BTF-typed programs on their raw
+// tracepoints (raw_syscalls_program()), which read the record's fields from
+// the tracepoint's arguments (struct pt_regs, the number or return value)
+// without the record the kernel would build for a perf event.
 #include "providers/sdt.h"
 
 #include "libtrace/tracefs.h"
@@ -27,6 +31,8 @@
 
 #include <linux/bpf.h>
 
+#include <cerrno>
+#include <cstring>
 #include <map>
 #include <string_view>
 
@@ -252,6 +258,10 @@ llvm::Value *load_argument(llvm::IRBuilder<> &ir, llvm::Value *ctx, const Argume
 
 class SdtProvider final : public Provider {
 public:
+    // Over the tracefs at `tracefs_dir`; empty: the system's, found (or
+    // mounted) when a probe description first needs it.
+    explicit SdtProvider(std::string tracefs_dir) : tracefs_dir_(std::move(tracefs_dir)) {}
+
     std::string_view name() const override { return kProviderName; }
 
     std::optional<std::string> match(const ProbePattern &pattern, trace::ProbeTable &table,
@@ -289,20 +299,28 @@ public:
         // Probes whose arguments load alike share a program.
         std::map<std::vector<ArgumentLoad>, std::vector<const trace::Probe *>> shapes;
         std::vector<SyscallProbe> entries, returns;
+        std::vector<Trampoline> out;
         for (const trace::Probe *probe : enabled) {
             if (std::optional<SyscallEvent> call = syscall_event(*probe)) {
                 (call->is_return ? returns : entries).push_back({probe, call->number});
                 continue;
             }
+            if (std::optional<bool> is_return = raw_syscalls_event(*probe))
+                if (std::optional<Trampoline> program = raw_syscalls_program(
+                        "dtx_sdt_raw_" + data_of(*probe).event, *probe, *is_return)) {
+                    out.push_back(std::move(*program));
+                    continue;
+                }
             shapes[loads_of(probe_format(*probe))].push_back(probe);
         }
-        std::vector<Trampoline> out;
         if (!entries.empty())
             out.push_back(syscall_tracepoint_program("dtx_sdt_sys_enter", std::move(entries), false,
                                                      SyscallArguments::NumberFirst));
         if (!returns.empty())
             out.push_back(syscall_tracepoint_program("dtx_sdt_sys_exit", std::move(returns), true,
                                                      SyscallArguments::NumberFirst));
+        programs_to_attach_ = shapes.size();
+        refused_.clear();
         for (auto &[loads, probes] : shapes)
             out.push_back(
                 trampoline("dtx_sdt_" + std::to_string(out.size()), loads, std::move(probes)));
@@ -340,16 +358,38 @@ private:
         return std::nullopt;
     }
 
+    // raw_syscalls:sys_enter (false) or sys_exit (true) with the record
+    // raw_syscalls_program() fills args[] for: served from the raw
+    // tracepoint, whose program costs half of the tracefs event's (no
+    // record to build) and whose link detaches at once.
+    std::optional<bool> raw_syscalls_event(const trace::Probe &probe) {
+        const SdtProbeData &data = data_of(probe);
+        if (data.group != "raw_syscalls" || (data.event != "sys_enter" && data.event != "sys_exit"))
+            return std::nullopt;
+        const trace::TracepointFormat *format = probe_format(probe);
+        if (!format)
+            return std::nullopt;
+        const bool is_return = data.event == "sys_exit";
+        std::vector<std::string> types;
+        for (const trace::ProbeArgument &argument : sdt_arguments(*format))
+            types.push_back(argument.type);
+        if (types != std::vector<std::string>{"long", is_return ? "long" : "unsigned long [6]"})
+            return std::nullopt;
+        return is_return;
+    }
+
     bool load_events() {
         if (events_loaded_)
             return events_error_.empty();
         events_loaded_ = true;
-        trace::AttachResult<std::string> dir = trace::find_or_mount_tracefs();
-        if (!dir) {
-            events_error_ = dir.error().message;
-            return false;
+        if (tracefs_dir_.empty()) {
+            trace::AttachResult<std::string> dir = trace::find_or_mount_tracefs();
+            if (!dir) {
+                events_error_ = dir.error().message;
+                return false;
+            }
+            tracefs_dir_ = *dir;
         }
-        tracefs_dir_ = *dir;
         trace::AttachResult<std::vector<trace::TracefsEvent>> events =
             trace::list_available_events(tracefs_dir_);
         if (!events) {
@@ -432,19 +472,61 @@ private:
         };
         t.attach = [this, probes](AttachContext &context) -> std::optional<std::string> {
             for (const trace::Probe *probe : probes) {
+                // Its program reads no field: it would fire with arguments
+                // nobody could type.
                 const FormatEntry &entry = format_of(*probe);
-                if (!entry.format)
-                    return "probe '" + probe->name.full() + "': " + entry.error;
+                if (!entry.format) {
+                    context.warnings.push_back("probe '" + probe->name.full() +
+                                               "' left out: " + entry.error);
+                    continue;
+                }
                 const SdtProbeData &data = data_of(*probe);
                 auto attached = context.attachments.attach_tracepoint(
                     context.program_fd, data.group, data.event, probe->id);
-                if (!attached)
+                if (attached)
+                    continue;
+                if (!refuses_the_event(attached.error()))
                     return "probe '" + probe->name.full() + "': " + attached.error().message;
+                refused_.push_back({probe, attached.error().errnum});
             }
+            if (--programs_to_attach_ == 0 && !refused_.empty())
+                context.warnings.push_back(refusal_warning());
             return std::nullopt;
         };
         return t;
     }
+
+    // Whether an attach error is the kernel refusing this one tracepoint (it
+    // takes no BPF program, or went away since it was listed) rather than
+    // what every other one would meet too (no permission, no memory).
+    static bool refuses_the_event(const trace::AttachError &error) {
+        return error.errnum == EINVAL || error.errnum == ENOENT || error.errnum == EOPNOTSUPP ||
+               error.errnum == ENODEV;
+    }
+
+    // One warning for every tracepoint the kernel refused: the first few with
+    // the reason, then how many more.
+    std::string refusal_warning() const {
+        constexpr size_t kNamed = 5;
+        std::string text = std::to_string(refused_.size()) +
+                           (refused_.size() == 1 ? " tracepoint" : " tracepoints") +
+                           " left out: the kernel refused to attach ";
+        for (size_t i = 0; i < refused_.size() && i < kNamed; i++)
+            text += (i ? ", '" : "'") + refused_[i].probe->name.full() + "' (" +
+                    std::strerror(refused_[i].errnum) + ")";
+        if (refused_.size() > kNamed)
+            text += " and " + std::to_string(refused_.size() - kNamed) + " more";
+        return text;
+    }
+
+    struct RefusedProbe {
+        const trace::Probe *probe;
+        int errnum;
+    };
+    // The tracepoint programs whose attach() has yet to run, and what the
+    // kernel refused so far: the last one to attach says it, once.
+    size_t programs_to_attach_ = 0;
+    std::vector<RefusedProbe> refused_;
 
     bool events_loaded_ = false;
     std::string events_error_;
@@ -466,7 +548,11 @@ std::vector<trace::ProbeArgument> sdt_arguments(const trace::TracepointFormat &f
 }
 
 std::unique_ptr<Provider> make_sdt_provider() {
-    return std::make_unique<SdtProvider>();
+    return std::make_unique<SdtProvider>(std::string());
+}
+
+std::unique_ptr<Provider> make_sdt_provider(std::string tracefs_dir) {
+    return std::make_unique<SdtProvider>(std::move(tracefs_dir));
 }
 
 } // namespace dtx::providers

@@ -2,6 +2,7 @@
 #include "providers/syscall_programs.h"
 
 #include "codegen/bpf_debuginfo.h"
+#include "libtrace/vmlinux_btf.h"
 
 #include <linux/bpf.h>
 #include <llvm/IR/Constants.h>
@@ -17,9 +18,12 @@ namespace {
 
 // Offsets in x86-64's struct pt_regs (the kernel's layout, as uapi
 // asm/ptrace.h shows it) of the registers the programs read.
+constexpr uint64_t kRegsBp = 4 * 8;
+constexpr uint64_t kRegsBx = 5 * 8;
 constexpr uint64_t kRegsR10 = 7 * 8;
 constexpr uint64_t kRegsR9 = 8 * 8;
 constexpr uint64_t kRegsR8 = 9 * 8;
+constexpr uint64_t kRegsCx = 11 * 8;
 constexpr uint64_t kRegsDx = 12 * 8;
 constexpr uint64_t kRegsSi = 13 * 8;
 constexpr uint64_t kRegsDi = 14 * 8;
@@ -29,6 +33,14 @@ constexpr uint64_t kRegsCs = 17 * 8;
 constexpr uint64_t kUser32CodeSegment = 0x23;
 // The largest errno a system call returns negated (MAX_ERRNO).
 constexpr int64_t kMaxErrno = 4095;
+// The registers of a system call's arguments, in order: x86-64's, and
+// i386's (a 32-bit call's, as syscall_get_arguments() reads them).
+constexpr uint64_t kArgumentRegisters[] = {kRegsDi, kRegsSi, kRegsDx, kRegsR10, kRegsR8, kRegsR9};
+constexpr uint64_t kIa32ArgumentRegisters[] = {kRegsBx, kRegsCx, kRegsDx,
+                                               kRegsSi, kRegsDi, kRegsBp};
+// thread_info.status's bit of a thread in a 32-bit system call (x86's
+// TS_COMPAT, a #define that BTF does not carry).
+constexpr uint32_t kThreadStatusCompat = 0x0002;
 
 // pt_regs registers as the program reads them: from `base`, which holds
 // the registers from pt_regs offset `first` on.
@@ -131,17 +143,25 @@ void emit_entry(codegen::TrampolineBuilder &b, std::span<const SyscallProbe> pro
     skip_ia32(b, saved_register(b, saved, kRegsCs));
     llvm::Value *dctx = b.clause_context();
     b.store_probe_id(dctx, id);
-    const uint64_t argument_registers[] = {kRegsDi, kRegsSi, kRegsDx, kRegsR10, kRegsR8, kRegsR9};
     const unsigned first = arguments == SyscallArguments::NumberFirst ? 1 : 0;
     if (first)
         b.store_argument(dctx, 0, number);
     for (unsigned i = first; i < codegen::ClauseContextLayout::arg_count; i++)
         b.store_argument(dctx, i,
-                         i - first < std::size(argument_registers)
-                             ? saved_register(b, saved, argument_registers[i - first])
+                         i - first < std::size(kArgumentRegisters)
+                             ? saved_register(b, saved, kArgumentRegisters[i - first])
                              : ir.getInt64(0));
     b.store_errno(dctx, ir.getInt64(0));
     b.run_clauses(dctx);
+}
+
+// errno from a system call's return value.
+void store_return_errno(codegen::TrampolineBuilder &b, llvm::Value *dctx, llvm::Value *value) {
+    llvm::IRBuilder<> &ir = b.ir();
+    // value in [-MAX_ERRNO, -1]  <=>  value + MAX_ERRNO < MAX_ERRNO, unsigned
+    llvm::Value *failed =
+        ir.CreateICmpULT(ir.CreateAdd(value, ir.getInt64(kMaxErrno)), ir.getInt64(kMaxErrno));
+    b.store_errno(dctx, ir.CreateSelect(failed, ir.CreateNeg(value), ir.getInt64(0)));
 }
 
 // sys_exit: ctx[0] is the struct pt_regs *, ctx[1] the return value; the
@@ -162,10 +182,62 @@ void emit_return(codegen::TrampolineBuilder &b, std::span<const SyscallProbe> pr
         llvm::Value *argument = i >= 2 ? ir.getInt64(0) : number_first && i == 0 ? number : value;
         b.store_argument(dctx, i, argument);
     }
-    // value in [-MAX_ERRNO, -1]  <=>  value + MAX_ERRNO < MAX_ERRNO, unsigned
-    llvm::Value *failed =
-        ir.CreateICmpULT(ir.CreateAdd(value, ir.getInt64(kMaxErrno)), ir.getInt64(kMaxErrno));
-    b.store_errno(dctx, ir.CreateSelect(failed, ir.CreateNeg(value), ir.getInt64(0)));
+    store_return_errno(b, dctx, value);
+    b.run_clauses(dctx);
+}
+
+// Where the kernel keeps the status word of the current thread: the offset
+// of thread_info.status in struct task_struct, from BTF.
+std::optional<uint64_t> thread_status_offset() {
+    std::optional<uint64_t> info = trace::kernel_member_offset("task_struct", "thread_info");
+    std::optional<uint64_t> status = trace::kernel_member_offset("thread_info", "status");
+    if (!info || !status)
+        return std::nullopt;
+    return *info + *status;
+}
+
+// sdt:raw_syscalls::sys_enter: ctx[0] is the struct pt_regs *, ctx[1] the
+// call's number (i386's for a 32-bit call).
+void emit_raw_entry(codegen::TrampolineBuilder &b, uint32_t probe_id, uint64_t status_offset) {
+    llvm::IRBuilder<> &ir = b.ir();
+    llvm::Value *dctx = b.clause_context();
+    b.store_probe_id(dctx, ir.getInt64(probe_id));
+    b.clear_arguments(dctx);
+    // Nothing to gather when no clause reads an argument: the helper call
+    // below would stay in the program.
+    if (b.stores_arguments()) {
+        Registers regs{ir.CreateIntToPtr(context_word(b, 0), ir.getPtrTy()), 0};
+        llvm::Value *task = b.call_helper(BPF_FUNC_get_current_task_btf, ir.getPtrTy(), {});
+        llvm::Value *status = ir.CreateAlignedLoad(
+            ir.getInt32Ty(), ir.CreateConstGEP1_64(ir.getInt8Ty(), task, status_offset),
+            llvm::Align(4));
+        llvm::Value *ia32 =
+            ir.CreateICmpNE(ir.CreateAnd(status, ir.getInt32(kThreadStatusCompat)), ir.getInt32(0));
+        llvm::Value *array = ir.CreateConstGEP1_64(ir.getInt8Ty(), dctx,
+                                                   codegen::ClauseContextLayout::argument_array);
+        for (size_t i = 0; i < std::size(kArgumentRegisters); i++)
+            ir.CreateAlignedStore(
+                ir.CreateSelect(ia32, saved_register(b, regs, kIa32ArgumentRegisters[i]),
+                                saved_register(b, regs, kArgumentRegisters[i])),
+                ir.CreateConstGEP1_64(ir.getInt8Ty(), array, 8 * i), llvm::Align(8));
+        b.store_argument(dctx, 0, context_word(b, 1));
+        b.store_argument(dctx, 1, ir.CreatePtrToInt(array, ir.getInt64Ty()));
+    }
+    b.run_clauses(dctx);
+}
+
+// sdt:raw_syscalls::sys_exit: ctx[0] is the struct pt_regs *, ctx[1] the
+// return value; the record's id is regs->orig_ax (syscall_get_nr()).
+void emit_raw_return(codegen::TrampolineBuilder &b, uint32_t probe_id) {
+    llvm::IRBuilder<> &ir = b.ir();
+    llvm::Value *dctx = b.clause_context();
+    b.store_probe_id(dctx, ir.getInt64(probe_id));
+    b.clear_arguments(dctx);
+    Registers regs{ir.CreateIntToPtr(context_word(b, 0), ir.getPtrTy()), 0};
+    llvm::Value *value = context_word(b, 1);
+    b.store_argument(dctx, 0, saved_register(b, regs, kRegsOrigAx));
+    b.store_argument(dctx, 1, value);
+    store_return_errno(b, dctx, value);
     b.run_clauses(dctx);
 }
 
@@ -205,6 +277,33 @@ Trampoline syscall_tracepoint_program(std::string program_name, std::vector<Sysc
         if (!attached)
             return std::string("syscall ") + (is_return ? "return" : "entry") +
                    " probes: " + attached.error().message;
+        return std::nullopt;
+    };
+    return t;
+}
+
+std::optional<Trampoline> raw_syscalls_program(std::string program_name, const trace::Probe &probe,
+                                               bool is_return) {
+    std::optional<uint64_t> status_offset = thread_status_offset();
+    if (!status_offset)
+        return std::nullopt;
+    Trampoline t;
+    t.spec.program_name = std::move(program_name);
+    t.spec.section = is_return ? "tp_btf/sys_exit" : "tp_btf/sys_enter";
+    t.spec.probes = {&probe};
+    // As syscall_tracepoint_program()'s: the same tracepoint and glue.
+    t.spec.kernel_stack_skip = 4;
+    t.spec.emit = [id = probe.id, is_return,
+                   status_offset = *status_offset](codegen::TrampolineBuilder &b) {
+        if (is_return)
+            emit_raw_return(b, id);
+        else
+            emit_raw_entry(b, id, status_offset);
+    };
+    t.attach = [name = probe.name.full()](AttachContext &context) -> std::optional<std::string> {
+        auto attached = context.attachments.attach_raw_tracepoint(context.program_fd, "");
+        if (!attached)
+            return "probe '" + name + "': " + attached.error().message;
         return std::nullopt;
     };
     return t;

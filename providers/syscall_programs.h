@@ -12,6 +12,7 @@
 #include "providers/provider.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,5 +38,19 @@ enum class SyscallArguments {
 // is set on return. `program_name` must be unique in the object.
 Trampoline syscall_tracepoint_program(std::string program_name, std::vector<SyscallProbe> probes,
                                       bool is_return, SyscallArguments arguments);
+
+// The program of `probe`, sdt:raw_syscalls::sys_enter (sys_exit when
+// `is_return`), on the raw tracepoint itself, with args[] as the event's
+// format file lays out its record. sys_enter: `long id` and `unsigned long
+// args[6]`, the call's arguments as the kernel's syscall_get_arguments()
+// reads them (i386's registers while the thread makes a 32-bit call),
+// gathered in the clause context (ClauseContextLayout::argument_array),
+// whose address arg1 holds. sys_exit: `long id` (regs->orig_ax) and `long
+// ret`, with errno. Every call of every process, 32-bit ones too, as the
+// event has them. nullopt without kernel BTF, which the program needs to
+// read struct pt_regs and the thread's status: the caller keeps the tracefs
+// event's program then.
+std::optional<Trampoline> raw_syscalls_program(std::string program_name, const trace::Probe &probe,
+                                               bool is_return);
 
 } // namespace dtx::providers

@@ -158,6 +158,7 @@ struct Session::Impl::Tracing {
     trace::BpfObject object;
     MapMapping data;
     uint32_t *activity = nullptr; // the activity word in the object's .data
+    // On a terminal, a detach that waits for grace periods says how it goes.
     trace::AttachmentSet attachments;
     int begin_fd = -1, end_fd = -1;
     std::shared_ptr<trace::UserSymbols> user_symbols;
@@ -168,7 +169,8 @@ struct Session::Impl::Tracing {
     bool stop_signalled = false, children_stopped = false;
     int status_without_exit = 0;
 
-    explicit Tracing(trace::BpfObjectOptions options) : object(std::move(options)) {}
+    Tracing(trace::BpfObjectOptions options, FILE *err)
+        : object(std::move(options)), attachments(trace::terminal_detach_progress(err)) {}
 };
 
 Status Session::Impl::load(Tracing &tracing) {
@@ -439,7 +441,7 @@ Result<int> Session::trace(const Interrupts &interrupts) {
     trace::BpfObjectOptions object_options;
     object_options.echo_libbpf_up_to =
         session.options.verbose ? std::optional(LIBBPF_INFO) : std::nullopt;
-    Impl::Tracing tracing(object_options);
+    Impl::Tracing tracing(object_options, session.err);
     for (auto step : {&Impl::load, &Impl::attach})
         if (Status done = (session.*step)(tracing); !done)
             return std::move(done).error();

@@ -231,6 +231,39 @@ static int run_ustack(char **args, long n) {
     return 0;
 }
 
+/* i386's getpid (20) through int $0x80, with known argument registers:
+ * %ebx 11, %ecx 22, %edx 33, %esi 44, %edi 55, %ebp 66. A 64-bit process
+ * makes a 32-bit system call this way (the kernel marks the thread TS_COMPAT),
+ * where the kernel has IA32 emulation; returns the pid, or dies of SIGSEGV
+ * where it has not. */
+long trigger_int80_getpid(void);
+__asm__(".text\n"
+        ".type trigger_int80_getpid, @function\n"
+        "trigger_int80_getpid:\n"
+        "  push %rbx\n"
+        "  push %rbp\n"
+        "  mov $11, %ebx\n"
+        "  mov $22, %ecx\n"
+        "  mov $33, %edx\n"
+        "  mov $44, %esi\n"
+        "  mov $55, %edi\n"
+        "  mov $66, %ebp\n"
+        "  mov $20, %eax\n"
+        "  int $0x80\n"
+        "  pop %rbp\n"
+        "  pop %rbx\n"
+        "  ret\n"
+        ".size trigger_int80_getpid, . - trigger_int80_getpid\n");
+
+static int run_int80_getpid(char **args, long n) {
+    (void)args;
+    const long self = getpid();
+    for (long i = 0; i < n; i++)
+        if (trigger_int80_getpid() != self)
+            fail("int $0x80 getpid");
+    return 0;
+}
+
 /* SIGUSR1s caught by catch-usr1's handler (raise() tests). */
 static volatile sig_atomic_t usr1_caught;
 
@@ -385,6 +418,9 @@ static const struct Command kCommands[] = {
     {"getpid", "N", "getpid, N times in a tight loop", 0, run_getpid},
     {"nanosleep", "N", "nanosleep of 1 microsecond, N times", 0, run_nanosleep},
     {"ustack", "N", "getpid from known frames and registers, N times", 0, run_ustack},
+    {"int80-getpid", "N",
+     "i386's getpid through int $0x80 with known registers, N times (IA32 emulation)", 0,
+     run_int80_getpid},
     {"contend", "MS",
      "for MS milliseconds, 4 threads each write to one pipe, read from it and append to one "
      "file",

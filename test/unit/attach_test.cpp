@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <linux/bpf.h>
+#include <pty.h>
 #include <sched.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -383,6 +385,70 @@ TEST(UniqueFdTest, ClosesWhatItOwns) {
     int released = write_end.release();
     EXPECT_FALSE(write_end);
     EXPECT_EQ(close(released), 0);
+}
+
+TEST(DetachProgressTest, ALineOnATerminalOnly) {
+    FILE *file = std::tmpfile();
+    ASSERT_NE(file, nullptr);
+    EXPECT_FALSE(terminal_detach_progress(file));
+    std::fclose(file);
+
+    int master = -1, slave = -1;
+    ASSERT_EQ(openpty(&master, &slave, nullptr, nullptr, nullptr), 0);
+    FILE *terminal = fdopen(slave, "w");
+    ASSERT_NE(terminal, nullptr);
+    DetachProgress progress = terminal_detach_progress(terminal);
+    ASSERT_TRUE(progress);
+    progress(800, 1584);
+    progress(12, 1584);
+    progress(0, 1584);
+    std::fclose(terminal);
+    std::string written(256, '\0');
+    ssize_t n = read(master, written.data(), written.size());
+    close(master);
+    ASSERT_GT(n, 0);
+    written.resize(size_t(n));
+    // Each state rewrites the line; the last one erases it.
+    EXPECT_EQ(written, "\rdtx: detaching 1,584 probes ... 800 left\x1b[K"
+                       "\rdtx: detaching 1,584 probes ... 12 left\x1b[K"
+                       "\r\x1b[K");
+}
+
+// detach_all() tells how many perf-event attachments are left only when it
+// takes longer than kDetachProgressDelay, each time fewer, then 0.
+TEST_F(AttachTest, DetachTellsItsProgressWhenSlow) {
+    AttachResult<std::string> tracefs = find_or_mount_tracefs();
+    ASSERT_TRUE(tracefs) << tracefs.error().message;
+    AttachResult<std::vector<std::string>> events = list_tracepoints(*tracefs, "syscalls");
+    ASSERT_TRUE(events) << events.error().message;
+    CountingProgram program(BPF_PROG_TYPE_TRACEPOINT, getpid());
+    ASSERT_TRUE(program.fd() >= 0) << program.error();
+
+    std::vector<std::pair<size_t, size_t>> told; // (left, total)
+    AttachmentSet set([&](size_t left, size_t total) { told.emplace_back(left, total); });
+    // Some 40 tracepoints: a second or more to detach on our VMs.
+    for (const std::string &event : *events) {
+        if (set.size() == 40)
+            break;
+        if (event.starts_with("sys_enter_")) {
+            ASSERT_TRUE(set.attach_tracepoint(program.fd(), "syscalls", event));
+        }
+    }
+    DetachStats stats = set.detach_all();
+    EXPECT_TRUE(set.empty());
+    if (stats.elapsed < kDetachProgressDelay) {
+        EXPECT_TRUE(told.empty());
+        GTEST_SKIP() << "the detach took less than kDetachProgressDelay: nothing to tell";
+    }
+    ASSERT_GE(told.size(), 2u);
+    for (size_t i = 0; i < told.size(); i++) {
+        EXPECT_EQ(told[i].second, 40u);
+        if (i > 0) {
+            EXPECT_LE(told[i].first, told[i - 1].first);
+        }
+    }
+    EXPECT_GT(told.front().first, 0u);
+    EXPECT_EQ(told.back().first, 0u);
 }
 
 TEST_F(AttachTest, TracepointFiresOnEveryCpuWithItsCookie) {

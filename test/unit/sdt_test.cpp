@@ -1,9 +1,15 @@
 // The sdt provider's argument types: how each kind of tracefs field is typed
 // as args[N] (integers by size and sign, pointers, fixed arrays, __data_loc
-// strings), on format texts the kernel writes.
+// strings), on format texts the kernel writes; and a tracepoint whose format
+// file dtx cannot type, left out of a run with a warning.
 #include "providers/sdt.h"
 
 #include <gtest/gtest.h>
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
 
 namespace dtx::providers {
 namespace {
@@ -88,6 +94,14 @@ TEST(SdtArguments, FixedArrays) {
                                         "uint32_t * lengths", "uint64_t * ips"}));
 }
 
+TEST(SdtArguments, DataLocOfACpumaskIsItsAddress) {
+    auto arguments =
+        arguments_of("\tfield:__data_loc cpumask_t cpumask;\toffset:8;\tsize:4;\tsigned:0;\n"
+                     "\tfield:void * callsite;\toffset:16;\tsize:8;\tsigned:0;\n");
+    EXPECT_EQ(described(arguments),
+              (std::vector<std::string>{"void * cpumask", "void * callsite"}));
+}
+
 TEST(SdtArguments, AtMostTen) {
     std::string fields;
     for (int i = 0; i < 12; i++)
@@ -96,6 +110,65 @@ TEST(SdtArguments, AtMostTen) {
     auto arguments = arguments_of(fields);
     ASSERT_EQ(arguments.size(), 10u);
     EXPECT_EQ(arguments[9].name, "f9");
+}
+
+// A tracefs directory of the test's making: available_events and the
+// format files of the events it lists.
+class FakeTracefs {
+public:
+    FakeTracefs() {
+        std::string pattern =
+            (std::filesystem::temp_directory_path() / "dtx-sdt-test-XXXXXX").string();
+        path_ = mkdtemp(pattern.data());
+    }
+    ~FakeTracefs() { std::filesystem::remove_all(path_); }
+    const std::string &path() const { return path_; }
+    void add_event(const std::string &group, const std::string &event, const std::string &format) {
+        std::filesystem::create_directories(path_ + "/events/" + group + "/" + event);
+        std::ofstream(path_ + "/events/" + group + "/" + event + "/format") << format;
+        std::ofstream(path_ + "/available_events", std::ios::app) << group << ":" << event << "\n";
+    }
+
+private:
+    std::string path_;
+};
+
+constexpr std::string_view kCommonFields =
+    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n";
+
+TEST(SdtProvider, UntypableFormatIsLeftOutWithAWarning) {
+    FakeTracefs tracefs;
+    tracefs.add_event("test", "typed",
+                      "name: typed\nID: 1\nformat:\n" + std::string(kCommonFields) +
+                          "\tfield:int value;\toffset:8;\tsize:4;\tsigned:1;\n");
+    // A field whose size is no number: nothing says where its value lies.
+    tracefs.add_event("test", "untypable",
+                      "name: untypable\nID: 2\nformat:\n" + std::string(kCommonFields) +
+                          "\tfield:int value;\toffset:8;\tsize:?;\tsigned:1;\n");
+    std::unique_ptr<Provider> provider = make_sdt_provider(tracefs.path());
+    trace::ProbeTable table;
+    std::vector<const trace::Probe *> found;
+    ASSERT_EQ(provider->match({"sdt", "test", "", ""}, table, found), std::nullopt);
+    ASSERT_EQ(found.size(), 2u);
+    const trace::Probe *typed = found[0]->name.name == "typed" ? found[0] : found[1];
+    const trace::Probe *untypable = found[0] == typed ? found[1] : found[0];
+    EXPECT_EQ(described(provider->arguments(*typed)), (std::vector<std::string>{"int value"}));
+    EXPECT_TRUE(provider->arguments(*untypable).empty()); // args[] unavailable
+
+    // Its program attaches nothing and says why, instead of failing the run.
+    std::vector<Trampoline> programs = provider->trampolines(std::span(&untypable, 1));
+    ASSERT_EQ(programs.size(), 1u);
+    trace::BpfObject object;
+    trace::AttachmentSet attachments;
+    AttachContext context{-1, object, attachments};
+    EXPECT_EQ(programs[0].attach(context), std::nullopt);
+    EXPECT_TRUE(attachments.empty());
+    EXPECT_EQ(context.warnings,
+              (std::vector<std::string>{
+                  "probe 'sdt:test::untypable' left out: tracepoint test:untypable: its format "
+                  "file, line 7: no 'size:' number in "
+                  "'field:int value;\toffset:8;\tsize:?;\tsigned:1;'"}));
 }
 
 } // namespace

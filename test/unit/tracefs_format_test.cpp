@@ -151,6 +151,19 @@ TEST(TracefsFormat, RelLocAndNonCharDataLoc) {
     EXPECT_EQ(format.fields[1].type, "unsigned");
 }
 
+TEST(TracefsFormat, DataLocOfACpumask) {
+    // ipi:ipi_send_cpumask since Linux 6.6: a __cpumask() field names its type whole.
+    TracepointFormat format =
+        parse("name: ipi_send_cpumask\n"
+              "\tfield:__data_loc cpumask_t cpumask;\toffset:8;\tsize:4;\tsigned:0;\n"
+              "\tfield:void * callsite;\toffset:16;\tsize:8;\tsigned:0;\n");
+    ASSERT_EQ(format.fields.size(), 2u);
+    EXPECT_EQ(format.fields[0].kind, TracepointFieldKind::DataLoc);
+    EXPECT_EQ(format.fields[0].type, "cpumask_t");
+    EXPECT_EQ(format.fields[0].name, "cpumask");
+    EXPECT_EQ(format.fields[1].name, "callsite");
+}
+
 TEST(TracefsFormat, ArrayBounds) {
     TracepointFormat format =
         parse("name: x\n"
@@ -201,8 +214,8 @@ TEST(TracefsFormat, Errors) {
               "line 2: no type for field 'int'");
     EXPECT_EQ(parse_error("name: x\n\tfield:int *;\toffset:8;\tsize:4;\n"),
               "line 2: no field name in 'int *'");
-    EXPECT_EQ(parse_error("name: x\n\tfield:__data_loc char y;\toffset:8;\tsize:4;\n"),
-              "line 2: '__data_loc' field 'y' is not an array");
+    EXPECT_EQ(parse_error("name: x\n\tfield:__data_loc y;\toffset:8;\tsize:4;\n"),
+              "line 2: no type for field 'y'");
     EXPECT_EQ(parse_error("name: x\n\tfield:int y\toffset 8\n"),
               "line 2: no ';' after the declaration in 'field:int y\toffset 8'");
     EXPECT_EQ(parse_error("name: x\n\tfield:int y];\toffset:8;\tsize:4;\n"),
