@@ -35,11 +35,10 @@ auto argument_key(const UsdtArgument &a) {
 
 struct ArgumentsLess {
     bool operator()(const std::vector<UsdtArgument> &a, const std::vector<UsdtArgument> &b) const {
-        return std::lexicographical_compare(
-            a.begin(), a.end(), b.begin(), b.end(),
-            [](const UsdtArgument &x, const UsdtArgument &y) {
-                return argument_key(x) < argument_key(y);
-            });
+        return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(),
+                                            [](const UsdtArgument &x, const UsdtArgument &y) {
+                                                return argument_key(x) < argument_key(y);
+                                            });
     }
 };
 
@@ -93,7 +92,8 @@ UprobePlan plan(const UprobeGroup &group, bool multi) {
     p.probe_of_site.assign(p.pids.size(), std::vector<uint32_t>(p.sites.size(), 0));
     for (const trace::Probe *probe : group.probes) {
         const UprobeProbeData &data = data_of(*probe);
-        size_t pid_position = size_t(std::find(p.pids.begin(), p.pids.end(), data.pid) - p.pids.begin());
+        size_t pid_position =
+            size_t(std::find(p.pids.begin(), p.pids.end(), data.pid) - p.pids.begin());
         for (const UprobeProbeData::Site &site : data.sites) {
             uint32_t index = index_of.at(site.place);
             p.probe_of_site[pid_position][index] = probe->id;
@@ -130,7 +130,8 @@ public:
             llvm::Value *tgid = ir_.CreateLShr(
                 b_.call_helper(BPF_FUNC_get_current_pid_tgid, i64(), {}), const64(32));
             for (size_t i = 0; i < plan_.pids.size(); i++) {
-                auto *matched = llvm::BasicBlock::Create(ir_.getContext(), "pid_matched", &function);
+                auto *matched =
+                    llvm::BasicBlock::Create(ir_.getContext(), "pid_matched", &function);
                 auto *next = llvm::BasicBlock::Create(ir_.getContext(), "pid_next", &function);
                 ir_.CreateCondBr(ir_.CreateICmpEQ(tgid, const64(uint64_t(plan_.pids[i]))), matched,
                                  next);
@@ -205,7 +206,8 @@ private:
     llvm::Value *reg(PtRegsOffset offset) {
         if (auto it = preloaded_.find(offset); it != preloaded_.end())
             return it->second;
-        return ir_.CreateLoad(i64(), ir_.CreateConstGEP1_64(ir_.getInt8Ty(), ctx_, uint64_t(offset)));
+        return ir_.CreateLoad(i64(),
+                              ir_.CreateConstGEP1_64(ir_.getInt8Ty(), ctx_, uint64_t(offset)));
     }
 
     // `size` bytes of user memory at `address`, zero-extended (0 when unreadable).
@@ -231,8 +233,8 @@ private:
         // The rest are on the stack, above the return address, where the
         // caller has just written them: resident.
         llvm::Value *sp = reg(PtRegsOffset::Rsp);
-        for (unsigned i = std::size(kArgumentRegisters); i < codegen::ClauseContextLayout::arg_count;
-             i++)
+        for (unsigned i = std::size(kArgumentRegisters);
+             i < codegen::ClauseContextLayout::arg_count; i++)
             b_.store_argument(
                 dctx, i,
                 read_user(ir_.CreateAdd(sp, const64(8 * (i - std::size(kArgumentRegisters) + 1))),
@@ -286,8 +288,8 @@ private:
                     preloaded_.try_emplace(argument.index, nullptr);
             }
         for (auto &[offset, value] : preloaded_)
-            value = ir_.CreateLoad(
-                i64(), ir_.CreateConstGEP1_64(ir_.getInt8Ty(), ctx_, uint64_t(offset)));
+            value = ir_.CreateLoad(i64(),
+                                   ir_.CreateConstGEP1_64(ir_.getInt8Ty(), ctx_, uint64_t(offset)));
         llvm::Function *function = ir_.GetInsertBlock()->getParent();
         auto *joined = llvm::BasicBlock::Create(ir_.getContext(), "usdt_arguments_done", function);
         llvm::SwitchInst *dispatch = ir_.CreateSwitch(site, joined);
@@ -368,11 +370,22 @@ std::optional<std::string> attach_multi(const UprobePlan &plan, AttachContext &c
 bool refused_instruction(std::span<const uint8_t> bytes) {
     for (uint8_t byte : bytes) {
         switch (byte) {
-        case 0xf0: case 0x26: case 0x2e: case 0x36: case 0x3e: // lock, segments
+        case 0xf0:
+        case 0x26:
+        case 0x2e:
+        case 0x36:
+        case 0x3e: // lock, segments
             return true;
-        case 0x66: case 0x67: case 0xf2: case 0xf3: case 0x64: case 0x65: // other prefixes
+        case 0x66:
+        case 0x67:
+        case 0xf2:
+        case 0xf3:
+        case 0x64:
+        case 0x65: // other prefixes
             continue;
-        case 0xc4: case 0xc5: case 0x62: // VEX, EVEX
+        case 0xc4:
+        case 0xc5:
+        case 0x62: // VEX, EVEX
             return true;
         default:
             if ((byte & 0xf0) == 0x40) // REX
