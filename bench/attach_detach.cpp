@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
+using dtx::Result;
 using dtx::trace::AttachmentSet;
-using dtx::trace::AttachResult;
 using dtx::trace::UniqueFd;
 
 namespace {
@@ -120,13 +120,12 @@ int main(int argc, char **argv) {
             return 1;
         }
     } else {
-        AttachResult<std::string> tracefs = dtx::trace::find_or_mount_tracefs();
+        Result<std::string> tracefs = dtx::trace::find_or_mount_tracefs();
         if (!tracefs) {
             std::fprintf(stderr, "%s\n", tracefs.error().message.c_str());
             return 1;
         }
-        AttachResult<std::vector<std::string>> all =
-            dtx::trace::list_tracepoints(*tracefs, "syscalls");
+        Result<std::vector<std::string>> all = dtx::trace::list_tracepoints(*tracefs, "syscalls");
         if (!all) {
             std::fprintf(stderr, "%s\n", all.error().message.c_str());
             return 1;

@@ -31,15 +31,6 @@ void UniqueFd::reset(int fd) noexcept {
     fd_ = fd;
 }
 
-AttachError errno_error(std::string_view target, std::string_view operation, int errnum,
-                        std::string_view hint) {
-    std::string message(target);
-    message.append(": ").append(operation).append(": ").append(std::strerror(errnum));
-    if (!hint.empty())
-        message.append(" (").append(hint).append(")");
-    return AttachError{std::move(message), errnum};
-}
-
 std::string_view attachment_kind_name(AttachmentKind kind) {
     switch (kind) {
     case AttachmentKind::Tracepoint:
@@ -129,8 +120,8 @@ bool raise_open_file_limit() {
 
 // open(), once more after raising the limit if it ran out of descriptors.
 template <typename Open>
-AttachResult<UniqueFd> with_open_file_limit_raised(Open open) {
-    AttachResult<UniqueFd> fd = open();
+Result<UniqueFd> with_open_file_limit_raised(Open open) {
+    Result<UniqueFd> fd = open();
     if (!fd && fd.error().errnum == EMFILE && raise_open_file_limit())
         return open();
     return fd;
@@ -138,13 +129,13 @@ AttachResult<UniqueFd> with_open_file_limit_raised(Open open) {
 
 // read_probe_pmu() once per PMU and process: the sysfs files do not change,
 // and reading them for each of hundreds of kprobes shows under qemu.
-AttachResult<ProbePmu> probe_pmu(std::string_view name, std::string_view target) {
+Result<ProbePmu> probe_pmu(std::string_view name, std::string_view target) {
     static std::mutex mutex;
     static std::map<std::string, ProbePmu, std::less<>> known;
     std::lock_guard lock(mutex);
     if (auto it = known.find(name); it != known.end())
         return it->second;
-    AttachResult<ProbePmu> pmu = read_probe_pmu(name, target);
+    Result<ProbePmu> pmu = read_probe_pmu(name, target);
     if (pmu)
         known.emplace(std::string(name), *pmu);
     return pmu;
@@ -152,9 +143,9 @@ AttachResult<ProbePmu> probe_pmu(std::string_view name, std::string_view target)
 
 } // namespace
 
-AttachResult<std::string> AttachmentSet::tracefs_dir() {
+Result<std::string> AttachmentSet::tracefs_dir() {
     if (!tracefs_dir_) {
-        AttachResult<std::string> dir = find_or_mount_tracefs();
+        Result<std::string> dir = find_or_mount_tracefs();
         if (!dir)
             return dir;
         tracefs_dir_ = *dir;
@@ -167,15 +158,16 @@ const Attachment *AttachmentSet::add(Attachment attachment) {
     return &attachments_.back();
 }
 
-AttachResult<const Attachment *>
-AttachmentSet::attach_to_new_perf_event(AttachmentKind kind, std::string description,
-                                        const perf_event_attr &attr, int pid, int cpu, int prog_fd,
-                                        uint64_t cookie) {
-    AttachResult<UniqueFd> perf_event =
+Result<const Attachment *> AttachmentSet::attach_to_new_perf_event(AttachmentKind kind,
+                                                                   std::string description,
+                                                                   const perf_event_attr &attr,
+                                                                   int pid, int cpu, int prog_fd,
+                                                                   uint64_t cookie) {
+    Result<UniqueFd> perf_event =
         with_open_file_limit_raised([&] { return open_perf_event(attr, pid, cpu, description); });
     if (!perf_event)
         return perf_event.error();
-    AttachResult<UniqueFd> link = with_open_file_limit_raised(
+    Result<UniqueFd> link = with_open_file_limit_raised(
         [&] { return link_perf_event(prog_fd, perf_event->get(), cookie, description); });
     if (!link)
         return link.error();
@@ -183,17 +175,16 @@ AttachmentSet::attach_to_new_perf_event(AttachmentKind kind, std::string descrip
         Attachment{kind, std::move(description), cookie, std::move(*link), std::move(*perf_event)});
 }
 
-AttachResult<const Attachment *> AttachmentSet::attach_tracepoint(int prog_fd,
-                                                                  std::string_view category,
-                                                                  std::string_view event,
-                                                                  uint64_t cookie) {
+Result<const Attachment *> AttachmentSet::attach_tracepoint(int prog_fd, std::string_view category,
+                                                            std::string_view event,
+                                                            uint64_t cookie) {
     std::string description = "tracepoint ";
     description.append(category).append(":").append(event);
-    AttachResult<std::string> dir = tracefs_dir();
+    Result<std::string> dir = tracefs_dir();
     if (!dir)
-        return AttachError{description + ": " + dir.error().message, dir.error().errnum,
-                           dir.error().kernel_lacks_feature};
-    AttachResult<uint32_t> id = read_tracepoint_id(*dir, category, event);
+        return Error(description + ": " + dir.error().message, dir.error().kind,
+                     dir.error().errnum);
+    Result<uint32_t> id = read_tracepoint_id(*dir, category, event);
     if (!id)
         return id.error();
 
@@ -208,25 +199,25 @@ AttachResult<const Attachment *> AttachmentSet::attach_tracepoint(int prog_fd,
                                     prog_fd, cookie);
 }
 
-AttachResult<const Attachment *>
-AttachmentSet::attach_raw_tracepoint(int prog_fd, std::string_view name, uint64_t cookie) {
+Result<const Attachment *> AttachmentSet::attach_raw_tracepoint(int prog_fd, std::string_view name,
+                                                                uint64_t cookie) {
     std::string description = "raw_tracepoint ";
     description.append(name.empty() ? "(BTF target of the program)" : name);
-    AttachResult<UniqueFd> link = open_raw_tracepoint(prog_fd, name, cookie, description);
+    Result<UniqueFd> link = open_raw_tracepoint(prog_fd, name, cookie, description);
     if (!link)
         return link.error();
     return add(Attachment{AttachmentKind::RawTracepoint, std::move(description), cookie,
                           std::move(*link), UniqueFd()});
 }
 
-AttachResult<const Attachment *> AttachmentSet::attach_uprobe(int prog_fd, std::string_view path,
-                                                              uint64_t file_offset, bool retprobe,
-                                                              uint64_t ref_ctr_offset, int pid,
-                                                              uint64_t cookie) {
+Result<const Attachment *> AttachmentSet::attach_uprobe(int prog_fd, std::string_view path,
+                                                        uint64_t file_offset, bool retprobe,
+                                                        uint64_t ref_ctr_offset, int pid,
+                                                        uint64_t cookie) {
     std::string path_copy(path);
     std::string description = retprobe ? "uretprobe " : "uprobe ";
     description += path_copy + "+" + hex(file_offset) + pid_suffix(pid);
-    AttachResult<ProbePmu> pmu = probe_pmu("uprobe", description);
+    Result<ProbePmu> pmu = probe_pmu("uprobe", description);
     if (!pmu)
         return pmu.error();
 
@@ -236,9 +227,9 @@ AttachResult<const Attachment *> AttachmentSet::attach_uprobe(int prog_fd, std::
     attr.config = retprobe ? uint64_t{1} << pmu->retprobe_bit : 0;
     if (ref_ctr_offset != 0) {
         if (!pmu->ref_ctr_offset_shift)
-            return AttachError{description + ": this kernel cannot maintain USDT semaphores "
-                                             "(uprobe ref_ctr_offset needs Linux 4.20)",
-                               EOPNOTSUPP, true};
+            return Error(description + ": this kernel cannot maintain USDT semaphores "
+                                       "(uprobe ref_ctr_offset needs Linux 4.20)",
+                         ErrorKind::KernelLacksFeature, EOPNOTSUPP);
         attr.config |= ref_ctr_offset << *pmu->ref_ctr_offset_shift;
     }
     attr.config1 = user_pointer(path_copy.c_str());
@@ -250,7 +241,7 @@ AttachResult<const Attachment *> AttachmentSet::attach_uprobe(int prog_fd, std::
                                     one_process ? pid : -1, one_process ? -1 : 0, prog_fd, cookie);
 }
 
-AttachResult<const Attachment *>
+Result<const Attachment *>
 AttachmentSet::attach_uprobe_multi(int prog_fd, std::string_view path,
                                    std::span<const uint64_t> offsets,
                                    std::span<const uint64_t> ref_ctr_offsets,
@@ -260,17 +251,17 @@ AttachmentSet::attach_uprobe_multi(int prog_fd, std::string_view path,
                                     (offsets.size() == 1 ? " offset)" : " offsets)"));
     description += pid_suffix(pid);
     if (offsets.empty() || offsets.size() > UINT32_MAX)
-        return AttachError{description + ": needs 1 to 2^32-1 offsets", EINVAL};
+        return Error{description + ": needs 1 to 2^32-1 offsets", EINVAL};
     if ((!ref_ctr_offsets.empty() && ref_ctr_offsets.size() != offsets.size()) ||
         (!cookies.empty() && cookies.size() != offsets.size()))
-        return AttachError{description + ": ref_ctr_offsets and cookies must be empty or have "
-                                         "one entry per offset",
-                           EINVAL};
+        return Error{description + ": ref_ctr_offsets and cookies must be empty or have "
+                                   "one entry per offset",
+                     EINVAL};
 
     UprobeMultiSpec spec{std::string(path), offsets, ref_ctr_offsets, cookies, pid, retprobe};
-    AttachResult<UniqueFd> link = create_uprobe_multi_link(prog_fd, spec, description);
+    Result<UniqueFd> link = create_uprobe_multi_link(prog_fd, spec, description);
     if (!link) {
-        AttachError error = link.error();
+        Error error = link.error();
         // Kernels before 6.6 reject the unknown attach type or the attr's tail.
         if (error.errnum == EINVAL || error.errnum == E2BIG || error.errnum == EOPNOTSUPP) {
             if (!kernel_has_uprobe_multi_)
@@ -278,7 +269,7 @@ AttachmentSet::attach_uprobe_multi(int prog_fd, std::string_view path,
             if (!*kernel_has_uprobe_multi_) {
                 error.message =
                     description + ": this kernel has no uprobe_multi links (they need Linux 6.6)";
-                error.kernel_lacks_feature = true;
+                error.kind = ErrorKind::KernelLacksFeature;
             }
         }
         return error;
@@ -287,15 +278,16 @@ AttachmentSet::attach_uprobe_multi(int prog_fd, std::string_view path,
                           cookies.empty() ? 0 : cookies.front(), std::move(*link), UniqueFd()});
 }
 
-AttachResult<const Attachment *>
-AttachmentSet::attach_kprobe_multi(int prog_fd, std::span<const std::string> symbols,
-                                   std::span<const uint64_t> cookies, bool retprobe) {
+Result<const Attachment *> AttachmentSet::attach_kprobe_multi(int prog_fd,
+                                                              std::span<const std::string> symbols,
+                                                              std::span<const uint64_t> cookies,
+                                                              bool retprobe) {
     std::string description = retprobe ? "kretprobe_multi (" : "kprobe_multi (";
     description +=
         std::to_string(symbols.size()) + (symbols.size() == 1 ? " function)" : " functions)");
     if (symbols.empty() || (!cookies.empty() && cookies.size() != symbols.size()))
-        return AttachError{description + ": needs functions, and cookies empty or one per function",
-                           EINVAL};
+        return Error{description + ": needs functions, and cookies empty or one per function",
+                     EINVAL};
     std::vector<const char *> names;
     names.reserve(symbols.size());
     for (const std::string &symbol : symbols)
@@ -312,10 +304,10 @@ AttachmentSet::attach_kprobe_multi(int prog_fd, std::span<const std::string> sym
         // EOPNOTSUPP: built without CONFIG_FPROBE; EINVAL from kernels before
         // 5.18, which do not know the attach type.
         if (err == EOPNOTSUPP || err == EINVAL) {
-            AttachError error = errno_error(description, "bpf_link_create", err,
-                                            "this kernel has no kprobe_multi links: they need "
-                                            "Linux 5.18 built with CONFIG_FPROBE");
-            error.kernel_lacks_feature = true;
+            Error error = errno_error(description, "bpf_link_create", err,
+                                      "this kernel has no kprobe_multi links: they need "
+                                      "Linux 5.18 built with CONFIG_FPROBE");
+            error.kind = ErrorKind::KernelLacksFeature;
             return error;
         }
         return errno_error(description, "bpf_link_create", err);
@@ -324,9 +316,9 @@ AttachmentSet::attach_kprobe_multi(int prog_fd, std::span<const std::string> sym
                           cookies.empty() ? 0 : cookies.front(), UniqueFd(fd), UniqueFd()});
 }
 
-AttachResult<const Attachment *> AttachmentSet::attach_trampoline(int prog_fd, bool fexit,
-                                                                  std::string description,
-                                                                  uint64_t cookie) {
+Result<const Attachment *> AttachmentSet::attach_trampoline(int prog_fd, bool fexit,
+                                                            std::string description,
+                                                            uint64_t cookie) {
     LIBBPF_OPTS(bpf_link_create_opts, options);
     options.tracing.cookie = cookie;
     int fd = bpf_link_create(prog_fd, 0, fexit ? BPF_TRACE_FEXIT : BPF_TRACE_FENTRY, &options);
@@ -336,13 +328,13 @@ AttachResult<const Attachment *> AttachmentSet::attach_trampoline(int prog_fd, b
                           UniqueFd()});
 }
 
-AttachResult<const Attachment *> AttachmentSet::attach_kprobe(int prog_fd, std::string_view symbol,
-                                                              uint64_t offset, bool retprobe,
-                                                              uint64_t cookie) {
+Result<const Attachment *> AttachmentSet::attach_kprobe(int prog_fd, std::string_view symbol,
+                                                        uint64_t offset, bool retprobe,
+                                                        uint64_t cookie) {
     std::string symbol_copy(symbol);
     std::string description = retprobe ? "kretprobe " : "kprobe ";
     description += symbol_copy + "+" + hex(offset);
-    AttachResult<ProbePmu> pmu = probe_pmu("kprobe", description);
+    Result<ProbePmu> pmu = probe_pmu("kprobe", description);
     if (!pmu)
         return pmu.error();
 
@@ -352,10 +344,10 @@ AttachResult<const Attachment *> AttachmentSet::attach_kprobe(int prog_fd, std::
     attr.config = retprobe ? uint64_t{1} << pmu->retprobe_bit : 0;
     attr.config1 = user_pointer(symbol_copy.c_str());
     attr.config2 = offset;
-    AttachResult<const Attachment *> attached = attach_to_new_perf_event(
+    Result<const Attachment *> attached = attach_to_new_perf_event(
         AttachmentKind::Kprobe, std::move(description), attr, -1, 0, prog_fd, cookie);
     if (!attached) {
-        AttachError error = attached.error();
+        Error error = attached.error();
         if (error.errnum == ENOENT)
             error.message += " (no such kernel symbol)";
         else if (error.errnum == EILSEQ)
@@ -368,10 +360,9 @@ AttachResult<const Attachment *> AttachmentSet::attach_kprobe(int prog_fd, std::
     return attached;
 }
 
-AttachResult<const Attachment *> AttachmentSet::attach_perf_event(int prog_fd,
-                                                                  const perf_event_attr &attr,
-                                                                  int cpu, int pid,
-                                                                  uint64_t cookie) {
+Result<const Attachment *> AttachmentSet::attach_perf_event(int prog_fd,
+                                                            const perf_event_attr &attr, int cpu,
+                                                            int pid, uint64_t cookie) {
     std::string description = "perf_event " + describe_perf_event(attr);
     if (cpu >= 0)
         description += " cpu " + std::to_string(cpu);

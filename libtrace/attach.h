@@ -7,6 +7,8 @@
 // last fd closes.
 #pragma once
 
+#include "libtrace/error.h"
+
 #include <linux/perf_event.h>
 
 #include <chrono>
@@ -48,44 +50,6 @@ public:
 
 private:
     int fd_ = -1;
-};
-
-struct AttachError {
-    // Names the target and says what failed and why, e.g.
-    // "uprobe /bin/bash+0x1234: perf_event_open: No such file or directory".
-    std::string message;
-    // errno of the failing call; 0 when the failure was detected without one.
-    int errnum = 0;
-    // The kernel lacks the mechanism altogether (no kprobes, no uprobe_multi
-    // links, no raw tracepoint cookies...): a caller may fall back to another.
-    bool kernel_lacks_feature = false;
-};
-
-// "TARGET: OPERATION: strerror(errnum)[ (HINT)]", the shape of every attach error.
-AttachError errno_error(std::string_view target, std::string_view operation, int errnum,
-                        std::string_view hint = {});
-
-// A value or an AttachError; the attach layer never throws and never prints.
-template <typename T>
-class [[nodiscard]] AttachResult {
-public:
-    AttachResult(T value) : state_(std::in_place_index<0>, std::move(value)) {}
-    AttachResult(AttachError error) : state_(std::in_place_index<1>, std::move(error)) {}
-
-    bool ok() const noexcept { return state_.index() == 0; }
-    explicit operator bool() const noexcept { return ok(); }
-    T &value() & { return std::get<0>(state_); }
-    const T &value() const & { return std::get<0>(state_); }
-    T &&value() && { return std::get<0>(std::move(state_)); }
-    T &operator*() & { return value(); }
-    const T &operator*() const & { return value(); }
-    T &&operator*() && { return std::move(*this).value(); }
-    T *operator->() { return &value(); }
-    const T *operator->() const { return &value(); }
-    const AttachError &error() const { return std::get<1>(state_); }
-
-private:
-    std::variant<T, AttachError> state_;
 };
 
 enum class AttachmentKind {
@@ -162,63 +126,62 @@ public:
 
     // Attaches to tracefs tracepoint CATEGORY:EVENT for every process on every
     // CPU. The program must be a BPF_PROG_TYPE_TRACEPOINT program.
-    AttachResult<const Attachment *> attach_tracepoint(int prog_fd, std::string_view category,
-                                                       std::string_view event, uint64_t cookie = 0);
+    Result<const Attachment *> attach_tracepoint(int prog_fd, std::string_view category,
+                                                 std::string_view event, uint64_t cookie = 0);
 
     // Attaches a BPF_PROG_TYPE_RAW_TRACEPOINT program to raw tracepoint `name`
     // (e.g. "sys_enter"), or, with an empty name, a BTF-typed (tp_btf) program
     // to the tracepoint chosen when it was loaded. A nonzero cookie needs Linux 6.10.
-    AttachResult<const Attachment *> attach_raw_tracepoint(int prog_fd, std::string_view name,
-                                                           uint64_t cookie = 0);
+    Result<const Attachment *> attach_raw_tracepoint(int prog_fd, std::string_view name,
+                                                     uint64_t cookie = 0);
 
     // Attaches a BPF_PROG_TYPE_KPROBE program to the instruction at `file_offset`
     // in `path` (a file offset, not a virtual address), in process `pid` only, or
     // in every process mapping the file when pid is -1. `ref_ctr_offset` is the
     // file offset of a USDT semaphore the kernel increments while attached, or 0.
-    AttachResult<const Attachment *> attach_uprobe(int prog_fd, std::string_view path,
-                                                   uint64_t file_offset, bool retprobe,
-                                                   uint64_t ref_ctr_offset = 0, int pid = -1,
-                                                   uint64_t cookie = 0);
+    Result<const Attachment *> attach_uprobe(int prog_fd, std::string_view path,
+                                             uint64_t file_offset, bool retprobe,
+                                             uint64_t ref_ctr_offset = 0, int pid = -1,
+                                             uint64_t cookie = 0);
 
     // Attaches a program loaded with expected_attach_type kBpfTraceUprobeMulti
     // (perf_event.h) to every offset of `path` as one bpf link, so detaching costs
     // one grace period instead of one per offset. `ref_ctr_offsets` and `cookies`
     // are empty or parallel to `offsets`. Fails as a whole when any offset cannot
-    // be probed; on kernels before 6.6 the error has kernel_lacks_feature set.
-    AttachResult<const Attachment *> attach_uprobe_multi(int prog_fd, std::string_view path,
-                                                         std::span<const uint64_t> offsets,
-                                                         std::span<const uint64_t> ref_ctr_offsets,
-                                                         std::span<const uint64_t> cookies, int pid,
-                                                         bool retprobe);
+    // be probed; on kernels before 6.6 the error has kind KernelLacksFeature.
+    Result<const Attachment *> attach_uprobe_multi(int prog_fd, std::string_view path,
+                                                   std::span<const uint64_t> offsets,
+                                                   std::span<const uint64_t> ref_ctr_offsets,
+                                                   std::span<const uint64_t> cookies, int pid,
+                                                   bool retprobe);
 
     // Attaches a BPF_PROG_TYPE_KPROBE program to kernel function `symbol` + `offset`.
-    // Fails with kernel_lacks_feature set when the kernel has no kprobes.
-    AttachResult<const Attachment *> attach_kprobe(int prog_fd, std::string_view symbol,
-                                                   uint64_t offset, bool retprobe,
-                                                   uint64_t cookie = 0);
+    // Fails with kind KernelLacksFeature when the kernel has no kprobes.
+    Result<const Attachment *> attach_kprobe(int prog_fd, std::string_view symbol, uint64_t offset,
+                                             bool retprobe, uint64_t cookie = 0);
 
     // Attaches a BPF_PROG_TYPE_KPROBE program loaded with expected_attach_type
     // BPF_TRACE_KPROBE_MULTI to every kernel function in `symbols` as one bpf
     // link; `cookies` is empty or parallel to `symbols`. Fails with
-    // kernel_lacks_feature set when the kernel has no kprobe_multi links
+    // kind KernelLacksFeature when the kernel has no kprobe_multi links
     // (CONFIG_FPROBE).
-    AttachResult<const Attachment *> attach_kprobe_multi(int prog_fd,
-                                                         std::span<const std::string> symbols,
-                                                         std::span<const uint64_t> cookies,
-                                                         bool retprobe);
+    Result<const Attachment *> attach_kprobe_multi(int prog_fd,
+                                                   std::span<const std::string> symbols,
+                                                   std::span<const uint64_t> cookies,
+                                                   bool retprobe);
 
     // Attaches a fentry (or, with `fexit`, fexit) program: BPF_PROG_TYPE_TRACING,
     // loaded for its target function, through that function's BPF trampoline;
     // `description` names the target ("fentry vfs_read"). A nonzero cookie
     // needs Linux 5.19.
-    AttachResult<const Attachment *>
-    attach_trampoline(int prog_fd, bool fexit, std::string description, uint64_t cookie = 0);
+    Result<const Attachment *> attach_trampoline(int prog_fd, bool fexit, std::string description,
+                                                 uint64_t cookie = 0);
 
     // Opens `attr` for (pid, cpu) as perf_event_open(2) does and attaches a
     // BPF_PROG_TYPE_PERF_EVENT program to its overflow; sampling events such as
     // cpu-clock only run the program on the CPU (or task) they were opened for.
-    AttachResult<const Attachment *> attach_perf_event(int prog_fd, const perf_event_attr &attr,
-                                                       int cpu, int pid, uint64_t cookie = 0);
+    Result<const Attachment *> attach_perf_event(int prog_fd, const perf_event_attr &attr, int cpu,
+                                                 int pid, uint64_t cookie = 0);
 
     // Closes every attachment, using up to `max_threads` threads (1 = serially
     // in the calling thread, or in one helper while the calling thread tells
@@ -232,13 +195,12 @@ public:
     const_iterator end() const { return attachments_.end(); }
 
 private:
-    AttachResult<std::string> tracefs_dir();
+    Result<std::string> tracefs_dir();
     // Opens a perf event, attaches the program to it and records the attachment.
-    AttachResult<const Attachment *> attach_to_new_perf_event(AttachmentKind kind,
-                                                              std::string description,
-                                                              const perf_event_attr &attr, int pid,
-                                                              int cpu, int prog_fd,
-                                                              uint64_t cookie);
+    Result<const Attachment *> attach_to_new_perf_event(AttachmentKind kind,
+                                                        std::string description,
+                                                        const perf_event_attr &attr, int pid,
+                                                        int cpu, int prog_fd, uint64_t cookie);
     const Attachment *add(Attachment attachment);
 
     // A deque, so the Attachment pointers handed out stay valid until detach_all().

@@ -28,6 +28,7 @@ struct Error {
     Error() = default;
     explicit Error(std::string text, ErrorKind error_kind = ErrorKind::Failed, int error_number = 0)
         : message(std::move(text)), kind(error_kind), errnum(error_number) {}
+    Error(std::string text, int error_number) : message(std::move(text)), errnum(error_number) {}
 
     // One line naming what failed and why, without the "dtx: " the command
     // adds, e.g. "uprobe /bin/bash+0x1234: perf_event_open: No such file or

@@ -70,7 +70,7 @@ void KernelFunctionList::finish() {
 
 std::variant<KernelFunctionList, std::string> KernelFunctionList::load() {
     std::string filter_error;
-    AttachResult<std::string> tracefs = find_or_mount_tracefs();
+    Result<std::string> tracefs = find_or_mount_tracefs();
     if (tracefs) {
         int errnum = 0;
         std::string path = *tracefs + "/available_filter_functions";

@@ -98,7 +98,7 @@ std::optional<unsigned> parse_pmu_config_field(std::string_view format) {
     return bit;
 }
 
-AttachResult<ProbePmu> read_probe_pmu(std::string_view name, std::string_view target) {
+Result<ProbePmu> read_probe_pmu(std::string_view name, std::string_view target) {
     std::string dir = "/sys/bus/event_source/devices/";
     dir.append(name);
     if (access(dir.c_str(), F_OK) != 0) {
@@ -108,29 +108,28 @@ AttachResult<ProbePmu> read_probe_pmu(std::string_view name, std::string_view ta
         std::string message(target);
         message.append(": this kernel has no ").append(name).append(" support (no ").append(dir);
         message.append(": built without ").append(config).append("S, or older than Linux 4.17)");
-        return AttachError{std::move(message), ENOENT, true};
+        return Error(std::move(message), ErrorKind::KernelLacksFeature, ENOENT);
     }
 
     ProbePmu pmu;
     std::optional<std::string> type = read_first_line(dir + "/type");
     if (!type ||
         std::from_chars(type->data(), type->data() + type->size(), pmu.type).ec != std::errc())
-        return AttachError{std::string(target) + ": cannot read the PMU type from " + dir + "/type",
-                           EINVAL};
+        return Error{std::string(target) + ": cannot read the PMU type from " + dir + "/type",
+                     EINVAL};
     std::optional<std::string> retprobe = read_first_line(dir + "/format/retprobe");
     std::optional<unsigned> retprobe_bit =
         retprobe ? parse_pmu_config_field(*retprobe) : std::nullopt;
     if (!retprobe_bit)
-        return AttachError{std::string(target) + ": cannot read " + dir + "/format/retprobe",
-                           EINVAL};
+        return Error{std::string(target) + ": cannot read " + dir + "/format/retprobe", EINVAL};
     pmu.retprobe_bit = *retprobe_bit;
     if (std::optional<std::string> field = read_first_line(dir + "/format/ref_ctr_offset"))
         pmu.ref_ctr_offset_shift = parse_pmu_config_field(*field);
     return pmu;
 }
 
-AttachResult<UniqueFd> open_perf_event(const perf_event_attr &attr, int pid, int cpu,
-                                       std::string_view target) {
+Result<UniqueFd> open_perf_event(const perf_event_attr &attr, int pid, int cpu,
+                                 std::string_view target) {
     // The kernel may write the size it expects back into the attr.
     perf_event_attr writable = attr;
     int fd = static_cast<int>(
@@ -142,8 +141,8 @@ AttachResult<UniqueFd> open_perf_event(const perf_event_attr &attr, int pid, int
     return UniqueFd(fd);
 }
 
-AttachResult<UniqueFd> link_perf_event(int prog_fd, int perf_fd, uint64_t cookie,
-                                       std::string_view target) {
+Result<UniqueFd> link_perf_event(int prog_fd, int perf_fd, uint64_t cookie,
+                                 std::string_view target) {
     bpf_attr attr{};
     attr.link_create.prog_fd = static_cast<uint32_t>(prog_fd);
     attr.link_create.target_fd = static_cast<uint32_t>(perf_fd);
@@ -165,8 +164,8 @@ AttachResult<UniqueFd> link_perf_event(int prog_fd, int perf_fd, uint64_t cookie
     return errno_error(target, "attaching the program", err, hint);
 }
 
-AttachResult<UniqueFd> open_raw_tracepoint(int prog_fd, std::string_view name, uint64_t cookie,
-                                           std::string_view target) {
+Result<UniqueFd> open_raw_tracepoint(int prog_fd, std::string_view name, uint64_t cookie,
+                                     std::string_view target) {
     std::string name_copy(name);
     RawTracepointOpenAttr attr{};
     attr.name = name.empty() ? 0 : user_pointer(name_copy.c_str());
@@ -182,9 +181,9 @@ AttachResult<UniqueFd> open_raw_tracepoint(int prog_fd, std::string_view name, u
         UniqueFd without_cookie(
             static_cast<int>(sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr, sizeof(attr))));
         if (without_cookie) {
-            AttachError error = errno_error(target, "BPF_RAW_TRACEPOINT_OPEN", err,
-                                            "raw tracepoint cookies need Linux 6.10");
-            error.kernel_lacks_feature = true;
+            Error error = errno_error(target, "BPF_RAW_TRACEPOINT_OPEN", err,
+                                      "raw tracepoint cookies need Linux 6.10");
+            error.kind = ErrorKind::KernelLacksFeature;
             return error;
         }
     }
@@ -196,8 +195,8 @@ AttachResult<UniqueFd> open_raw_tracepoint(int prog_fd, std::string_view name, u
     return errno_error(target, "BPF_RAW_TRACEPOINT_OPEN", err, hint);
 }
 
-AttachResult<UniqueFd> create_uprobe_multi_link(int prog_fd, const UprobeMultiSpec &spec,
-                                                std::string_view target) {
+Result<UniqueFd> create_uprobe_multi_link(int prog_fd, const UprobeMultiSpec &spec,
+                                          std::string_view target) {
     UprobeMultiLinkCreateAttr attr{};
     attr.prog_fd = static_cast<uint32_t>(prog_fd);
     attr.attach_type = kBpfTraceUprobeMulti;

@@ -38,24 +38,24 @@ struct ProbePmu {
 std::optional<unsigned> parse_pmu_config_field(std::string_view format);
 
 // Reads the PMU `name` ("uprobe" or "kprobe"). A missing PMU directory is
-// reported with kernel_lacks_feature set.
-AttachResult<ProbePmu> read_probe_pmu(std::string_view name, std::string_view target);
+// reported with kind KernelLacksFeature.
+Result<ProbePmu> read_probe_pmu(std::string_view name, std::string_view target);
 
 // perf_event_open(2) with close-on-exec.
-AttachResult<UniqueFd> open_perf_event(const perf_event_attr &attr, int pid, int cpu,
-                                       std::string_view target);
+Result<UniqueFd> open_perf_event(const perf_event_attr &attr, int pid, int cpu,
+                                 std::string_view target);
 
 // Attaches a program to an open perf event with a BPF_PERF_EVENT link carrying
 // `cookie`. Kernels before 5.15 have no perf links: then, for a zero cookie,
 // the program is attached with PERF_EVENT_IOC_SET_BPF and the returned fd is
 // not valid (the perf event itself holds the program).
-AttachResult<UniqueFd> link_perf_event(int prog_fd, int perf_fd, uint64_t cookie,
-                                       std::string_view target);
+Result<UniqueFd> link_perf_event(int prog_fd, int perf_fd, uint64_t cookie,
+                                 std::string_view target);
 
 // BPF_RAW_TRACEPOINT_OPEN; an empty name attaches a BTF-typed program to the
 // tracepoint it was loaded for. Returns a bpf link fd.
-AttachResult<UniqueFd> open_raw_tracepoint(int prog_fd, std::string_view name, uint64_t cookie,
-                                           std::string_view target);
+Result<UniqueFd> open_raw_tracepoint(int prog_fd, std::string_view name, uint64_t cookie,
+                                     std::string_view target);
 
 struct UprobeMultiSpec {
     std::string path;
@@ -68,8 +68,8 @@ struct UprobeMultiSpec {
 
 // BPF_LINK_CREATE with attach type BPF_TRACE_UPROBE_MULTI. Errors do not say
 // whether the kernel lacks uprobe_multi: ask kernel_supports_uprobe_multi().
-AttachResult<UniqueFd> create_uprobe_multi_link(int prog_fd, const UprobeMultiSpec &spec,
-                                                std::string_view target);
+Result<UniqueFd> create_uprobe_multi_link(int prog_fd, const UprobeMultiSpec &spec,
+                                          std::string_view target);
 
 // Whether BPF_TRACE_UPROBE_MULTI links exist here: creating one on "/" fails
 // with EBADF (not a regular file) only on kernels that know the attach type.

@@ -78,7 +78,7 @@ std::string tracepoint_target(std::string_view category, std::string_view event)
 
 } // namespace
 
-AttachResult<std::string> find_or_mount_tracefs() {
+Result<std::string> find_or_mount_tracefs() {
     for (const char *dir : {kTracefsMountPoint, kDebugfsTracingDir}) {
         if (is_tracefs(dir))
             return std::string(dir);
@@ -96,9 +96,9 @@ AttachResult<std::string> find_or_mount_tracefs() {
         return errno_error("tracefs", operation, err,
                            "not mounted, and mounting it needs root (CAP_SYS_ADMIN)");
     case ENODEV: {
-        AttachError error = errno_error("tracefs", operation, err,
-                                        "this kernel has no tracefs: CONFIG_TRACING is unset");
-        error.kernel_lacks_feature = true;
+        Error error = errno_error("tracefs", operation, err,
+                                  "this kernel has no tracefs: CONFIG_TRACING is unset");
+        error.kind = ErrorKind::KernelLacksFeature;
         return error;
     }
     case ENOENT:
@@ -109,11 +109,11 @@ AttachResult<std::string> find_or_mount_tracefs() {
     }
 }
 
-AttachResult<uint32_t> read_tracepoint_id(std::string_view tracefs_dir, std::string_view category,
-                                          std::string_view event) {
+Result<uint32_t> read_tracepoint_id(std::string_view tracefs_dir, std::string_view category,
+                                    std::string_view event) {
     std::string target = tracepoint_target(category, event);
     if (!is_plain_name(category) || !is_plain_name(event))
-        return AttachError{target + ": not a valid tracepoint name", EINVAL};
+        return Error{target + ": not a valid tracepoint name", EINVAL};
 
     std::string path(tracefs_dir);
     path.append("/events/").append(category).append("/").append(event).append("/id");
@@ -131,16 +131,16 @@ AttachResult<uint32_t> read_tracepoint_id(std::string_view tracefs_dir, std::str
     uint32_t id = 0;
     auto [end, ec] = std::from_chars(text, text + length, id);
     if (ec != std::errc() || end == text)
-        return AttachError{target + ": " + path + " does not hold a tracepoint id", EINVAL};
+        return Error{target + ": " + path + " does not hold a tracepoint id", EINVAL};
     return id;
 }
 
-AttachResult<std::vector<std::string>> list_tracepoints(std::string_view tracefs_dir,
-                                                        std::string_view category) {
+Result<std::vector<std::string>> list_tracepoints(std::string_view tracefs_dir,
+                                                  std::string_view category) {
     std::string target = "tracepoint category ";
     target.append(category);
     if (!is_plain_name(category))
-        return AttachError{target + ": not a valid category name", EINVAL};
+        return Error{target + ": not a valid category name", EINVAL};
 
     std::string path(tracefs_dir);
     path.append("/events/").append(category);
@@ -164,7 +164,7 @@ AttachResult<std::vector<std::string>> list_tracepoints(std::string_view tracefs
     return events;
 }
 
-AttachResult<std::vector<TracefsEvent>> list_available_events(std::string_view tracefs_dir) {
+Result<std::vector<TracefsEvent>> list_available_events(std::string_view tracefs_dir) {
     std::string path = std::string(tracefs_dir) + "/available_events";
     std::ifstream file(path);
     if (!file)
@@ -180,12 +180,11 @@ AttachResult<std::vector<TracefsEvent>> list_available_events(std::string_view t
     return events;
 }
 
-AttachResult<std::string> read_tracepoint_format(std::string_view tracefs_dir,
-                                                 std::string_view category,
-                                                 std::string_view event) {
+Result<std::string> read_tracepoint_format(std::string_view tracefs_dir, std::string_view category,
+                                           std::string_view event) {
     std::string target = tracepoint_target(category, event);
     if (!is_plain_name(category) || !is_plain_name(event))
-        return AttachError{target + ": not a valid tracepoint name", EINVAL};
+        return Error{target + ": not a valid tracepoint name", EINVAL};
     std::string path(tracefs_dir);
     path.append("/events/").append(category).append("/").append(event).append("/format");
     std::ifstream file(path);

@@ -14,15 +14,15 @@ namespace dtx::trace {
 // directory of a mounted debugfs, or wherever /proc/self/mounts says. When none
 // is mounted, mounts tracefs on /sys/kernel/tracing (needs CAP_SYS_ADMIN); the
 // error says exactly why that failed.
-AttachResult<std::string> find_or_mount_tracefs();
+Result<std::string> find_or_mount_tracefs();
 
 // The perf event id of tracepoint CATEGORY:EVENT (tracefs events/CATEGORY/EVENT/id).
-AttachResult<uint32_t> read_tracepoint_id(std::string_view tracefs_dir, std::string_view category,
-                                          std::string_view event);
+Result<uint32_t> read_tracepoint_id(std::string_view tracefs_dir, std::string_view category,
+                                    std::string_view event);
 
 // The event names in tracefs events/CATEGORY, sorted.
-AttachResult<std::vector<std::string>> list_tracepoints(std::string_view tracefs_dir,
-                                                        std::string_view category);
+Result<std::vector<std::string>> list_tracepoints(std::string_view tracefs_dir,
+                                                  std::string_view category);
 
 struct TracefsEvent {
     std::string category, event;
@@ -31,10 +31,10 @@ struct TracefsEvent {
 // Every event that can be enabled, from tracefs available_events (one read; its
 // "CATEGORY:EVENT" lines omit the ftrace category, whose events take no BPF
 // programs), in the kernel's order.
-AttachResult<std::vector<TracefsEvent>> list_available_events(std::string_view tracefs_dir);
+Result<std::vector<TracefsEvent>> list_available_events(std::string_view tracefs_dir);
 
 // The text of tracefs events/CATEGORY/EVENT/format (libtrace/tracefs_format.h parses it).
-AttachResult<std::string> read_tracepoint_format(std::string_view tracefs_dir,
-                                                 std::string_view category, std::string_view event);
+Result<std::string> read_tracepoint_format(std::string_view tracefs_dir, std::string_view category,
+                                           std::string_view event);
 
 } // namespace dtx::trace

@@ -30,8 +30,8 @@ constexpr PtRegsOffset kArgumentRegisters[kRegisterArguments] = {
 // Functions the kernel never lets BPF trampolines attach to (btf_id_deny in
 // kernel/bpf/verifier.c): tracing them would recurse into the tracing code.
 constexpr std::string_view kTrampolineDenied[] = {
-    "migrate_disable",   "migrate_enable",    "rcu_read_unlock_strict", "preempt_count_add",
-    "preempt_count_sub", "__rcu_read_lock",   "__rcu_read_unlock",
+    "migrate_disable",   "migrate_enable",  "rcu_read_unlock_strict", "preempt_count_add",
+    "preempt_count_sub", "__rcu_read_lock", "__rcu_read_unlock",
 };
 
 // Loads of `count` instructions for one feature probe; the fd, or -1 (errno set).
@@ -73,7 +73,8 @@ std::optional<std::pair<std::string_view, uint64_t>> split_offset(std::string_vi
 
 // What a probe's name does not say.
 struct KernelFunctionProbeData final : trace::ProbeData {
-    KernelFunctionProbeData(uint64_t offset, bool is_return) : offset(offset), is_return(is_return) {}
+    KernelFunctionProbeData(uint64_t offset, bool is_return)
+        : offset(offset), is_return(is_return) {}
     uint64_t offset;
     bool is_return;
 };
@@ -89,8 +90,8 @@ std::shared_ptr<const KernelFunctionProbeData> probe_data(uint64_t offset, bool 
 }
 
 const trace::Probe &add_probe(std::string_view provider, trace::ProbeTable &table,
-                              std::string_view module, std::string_view function,
-                              uint64_t offset, bool is_return) {
+                              std::string_view module, std::string_view function, uint64_t offset,
+                              bool is_return) {
     std::string function_field(function);
     if (offset != 0)
         function_field += "+" + trace::hex(offset);
@@ -179,8 +180,8 @@ KernelFunctionCatalog::arguments(const KernelFunctionProbe &probe) {
     if (probe.is_return) {
         arguments.push_back({"uint64_t", 0, "offset"});
         if (proto->type != 0)
-            arguments.push_back({trace::btf_type_spelling(types, proto->type), proto->type,
-                                 "return value"});
+            arguments.push_back(
+                {trace::btf_type_spelling(types, proto->type), proto->type, "return value"});
         return arguments;
     }
     const btf_param *params = btf_params(proto);
@@ -205,8 +206,7 @@ bool KernelFunctionCatalog::returns_value(const KernelFunctionProbe &probe) {
     return proto_id == 0 || btf__type_by_id(vmlinux(), proto_id)->type != 0;
 }
 
-std::optional<std::string>
-KernelFunctionCatalog::fentry_refusal(const KernelFunctionProbe &probe) {
+std::optional<std::string> KernelFunctionCatalog::fentry_refusal(const KernelFunctionProbe &probe) {
     if (probe.offset != 0)
         return "BPF trampolines trace function entries and returns, not offsets";
     if (probe.module != trace::kKernelImageModule)
@@ -288,7 +288,7 @@ bool KernelFunctionCatalog::kallsyms_has_text(std::string_view name, std::string
 
 Unavailable KernelFunctionCatalog::kprobes() {
     if (!kprobes_) {
-        trace::AttachResult<trace::ProbePmu> pmu = trace::read_probe_pmu("kprobe", "kprobes");
+        Result<trace::ProbePmu> pmu = trace::read_probe_pmu("kprobe", "kprobes");
         kprobes_ = pmu ? Unavailable{} : Unavailable{pmu.error().message};
     }
     return *kprobes_;
@@ -308,8 +308,8 @@ Unavailable KernelFunctionCatalog::fentry() {
     }
     LIBBPF_OPTS(bpf_prog_load_opts, options, .expected_attach_type = BPF_TRACE_FENTRY,
                 .attach_btf_id = id);
-    trace::UniqueFd fd(load_probe_program(BPF_PROG_TYPE_TRACING, kReturnZero,
-                                          std::size(kReturnZero), &options));
+    trace::UniqueFd fd(
+        load_probe_program(BPF_PROG_TYPE_TRACING, kReturnZero, std::size(kReturnZero), &options));
     if (fd) {
         fentry_ = Unavailable{};
         return *fentry_;
@@ -332,8 +332,8 @@ bool KernelFunctionCatalog::kprobe_multi() {
         return *kprobe_multi_;
     kprobe_multi_ = false;
     LIBBPF_OPTS(bpf_prog_load_opts, options, .expected_attach_type = BPF_TRACE_KPROBE_MULTI);
-    trace::UniqueFd fd(load_probe_program(BPF_PROG_TYPE_KPROBE, kReturnZero,
-                                          std::size(kReturnZero), &options));
+    trace::UniqueFd fd(
+        load_probe_program(BPF_PROG_TYPE_KPROBE, kReturnZero, std::size(kReturnZero), &options));
     if (!fd)
         return false;
     // A symbol that does not exist: kernels with kprobe_multi links fail to
@@ -369,12 +369,10 @@ bool offers(const KernelFunctionFilter &filter, KernelFunctionCatalog &catalog,
 
 } // namespace
 
-std::optional<std::string> match_kernel_functions(std::string_view provider,
-                                                  const ProbePattern &pattern,
-                                                  const KernelFunctionFilter &filter,
-                                                  KernelFunctionCatalog &catalog,
-                                                  trace::ProbeTable &table,
-                                                  std::vector<const trace::Probe *> &out) {
+std::optional<std::string>
+match_kernel_functions(std::string_view provider, const ProbePattern &pattern,
+                       const KernelFunctionFilter &filter, KernelFunctionCatalog &catalog,
+                       trace::ProbeTable &table, std::vector<const trace::Probe *> &out) {
     if (!trace::glob_match(pattern.provider, provider))
         return std::nullopt;
     bool entry = trace::glob_match(pattern.name, "entry");
@@ -392,9 +390,10 @@ std::optional<std::string> match_kernel_functions(std::string_view provider,
             if (!entry)
                 return "probe '" + pattern.full() +
                        "': an offset into a function takes entry probes only";
-            std::string_view module =
-                pattern.module.empty() ? trace::kKernelImageModule : std::string_view(pattern.module);
-            if (catalog.kallsyms_has_text(function, module) && !catalog.kprobe_blacklisted(function))
+            std::string_view module = pattern.module.empty() ? trace::kKernelImageModule
+                                                             : std::string_view(pattern.module);
+            if (catalog.kallsyms_has_text(function, module) &&
+                !catalog.kprobe_blacklisted(function))
                 out.push_back(&add_probe(provider, table, module, function, offset, false));
             return std::nullopt;
         }
@@ -403,8 +402,8 @@ std::optional<std::string> match_kernel_functions(std::string_view provider,
     const trace::KernelFunctionList *list = catalog.functions();
     if (!list) {
         if (named)
-            return "probe '" + pattern.full() + "': cannot list the kernel's functions: " +
-                   catalog.error();
+            return "probe '" + pattern.full() +
+                   "': cannot list the kernel's functions: " + catalog.error();
         return std::nullopt;
     }
     size_t before = out.size();
@@ -579,12 +578,11 @@ std::vector<Trampoline> kprobe_trampolines(std::span<const trace::Probe *const> 
                     symbols.emplace_back(kernel_function_of(*probe).function);
                     ids.push_back(probe->id);
                 }
-                auto attached = context.attachments.attach_kprobe_multi(context.program_fd,
-                                                                        symbols, ids, is_return);
+                auto attached = context.attachments.attach_kprobe_multi(context.program_fd, symbols,
+                                                                        ids, is_return);
                 if (!attached)
                     return "probes '" + group.front()->name.full() + "' and " +
-                           std::to_string(group.size() - 1) +
-                           " more: " + attached.error().message;
+                           std::to_string(group.size() - 1) + " more: " + attached.error().message;
                 return std::nullopt;
             }
             for (const trace::Probe *probe : group) {
@@ -593,9 +591,9 @@ std::vector<Trampoline> kprobe_trampolines(std::span<const trace::Probe *const> 
                 std::string symbol(data.function);
                 if (data.module != trace::kKernelImageModule)
                     symbol = std::string(data.module) + ":" + symbol;
-                auto attached = context.attachments.attach_kprobe(
-                    context.program_fd, symbol, data.offset, is_return,
-                    with_cookies ? probe->id : 0);
+                auto attached =
+                    context.attachments.attach_kprobe(context.program_fd, symbol, data.offset,
+                                                      is_return, with_cookies ? probe->id : 0);
                 if (!attached)
                     return "probe '" + probe->name.full() + "': " + attached.error().message;
             }
@@ -642,7 +640,8 @@ std::vector<Trampoline> fentry_trampolines(std::span<const trace::Probe *const> 
             // The context is the function's arguments as u64s, then (fexit)
             // its return value.
             auto slot = [&](unsigned i) {
-                return ir.CreateLoad(ir.getInt64Ty(), ir.CreateConstGEP1_64(ir.getInt64Ty(), ctx, i));
+                return ir.CreateLoad(ir.getInt64Ty(),
+                                     ir.CreateConstGEP1_64(ir.getInt64Ty(), ctx, i));
             };
             llvm::Value *dctx = b.clause_context();
             b.store_probe_id(dctx, ir.getInt64(id));

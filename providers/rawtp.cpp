@@ -257,13 +257,12 @@ private:
         if (discovered_)
             return discovery_error_.empty();
         discovered_ = true;
-        trace::AttachResult<std::string> dir = trace::find_or_mount_tracefs();
+        Result<std::string> dir = trace::find_or_mount_tracefs();
         if (!dir) {
             discovery_error_ = dir.error().message;
             return false;
         }
-        trace::AttachResult<std::vector<trace::TracefsEvent>> events =
-            trace::list_available_events(*dir);
+        Result<std::vector<trace::TracefsEvent>> events = trace::list_available_events(*dir);
         if (!events) {
             discovery_error_ = events.error().message;
             return false;

@@ -383,14 +383,14 @@ private:
             return events_error_.empty();
         events_loaded_ = true;
         if (tracefs_dir_.empty()) {
-            trace::AttachResult<std::string> dir = trace::find_or_mount_tracefs();
+            Result<std::string> dir = trace::find_or_mount_tracefs();
             if (!dir) {
                 events_error_ = dir.error().message;
                 return false;
             }
             tracefs_dir_ = *dir;
         }
-        trace::AttachResult<std::vector<trace::TracefsEvent>> events =
+        Result<std::vector<trace::TracefsEvent>> events =
             trace::list_available_events(tracefs_dir_);
         if (!events) {
             events_error_ = events.error().message;
@@ -422,7 +422,7 @@ private:
         if (!inserted)
             return it->second;
         const SdtProbeData &data = data_of(probe);
-        trace::AttachResult<std::string> text =
+        Result<std::string> text =
             trace::read_tracepoint_format(tracefs_dir_, data.group, data.event);
         if (!text) {
             it->second.error = text.error().message;
@@ -499,7 +499,7 @@ private:
     // Whether an attach error is the kernel refusing this one tracepoint (it
     // takes no BPF program, or went away since it was listed) rather than
     // what every other one would meet too (no permission, no memory).
-    static bool refuses_the_event(const trace::AttachError &error) {
+    static bool refuses_the_event(const Error &error) {
         return error.errnum == EINVAL || error.errnum == ENOENT || error.errnum == EOPNOTSUPP ||
                error.errnum == ENODEV;
     }

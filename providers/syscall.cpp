@@ -182,8 +182,7 @@ public:
             return {};
         std::string event =
             (data_of(probe).is_return ? "sys_exit_" : "sys_enter_") + probe.name.function;
-        trace::AttachResult<std::string> text =
-            trace::read_tracepoint_format(tracefs_dir_, "syscalls", event);
+        Result<std::string> text = trace::read_tracepoint_format(tracefs_dir_, "syscalls", event);
         std::string error;
         std::optional<trace::TracepointFormat> format =
             text ? trace::parse_tracepoint_format(*text, error) : std::nullopt;
@@ -225,12 +224,11 @@ private:
         if (events_read_)
             return read_error_;
         events_read_ = true;
-        trace::AttachResult<std::string> dir = trace::find_or_mount_tracefs();
+        Result<std::string> dir = trace::find_or_mount_tracefs();
         if (!dir)
             return read_error_ = "syscall provider: " + dir.error().message;
         tracefs_dir_ = *dir;
-        trace::AttachResult<std::vector<std::string>> names =
-            trace::list_tracepoints(tracefs_dir_, "syscalls");
+        Result<std::vector<std::string>> names = trace::list_tracepoints(tracefs_dir_, "syscalls");
         if (!names)
             return read_error_ = "syscall provider: " + names.error().message;
         constexpr std::string_view kEntryPrefix = "sys_enter_";

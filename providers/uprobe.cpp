@@ -347,7 +347,7 @@ std::optional<std::string> attach_multi(const UprobePlan &plan, AttachContext &c
         context.program_fd, path, offsets, ref_ctr_offsets, cookies, pid, retprobe);
     if (attached)
         return std::nullopt;
-    if (attached.error().kernel_lacks_feature)
+    if (attached.error().kind == dtx::ErrorKind::KernelLacksFeature)
         return probes_at(plan, indexes[0]) + ": " + attached.error().message;
     if (indexes.size() == 1) {
         std::string problem = probes_at(plan, indexes[0]) + ": " + attached.error().message;

@@ -328,15 +328,15 @@ protected:
 TEST(TracefsTest, FindsTracefsAndReadsTracepointIds) {
     if (geteuid() != 0)
         GTEST_SKIP() << "skipped: tracefs may need mounting, which needs root";
-    AttachResult<std::string> tracefs = find_or_mount_tracefs();
+    Result<std::string> tracefs = find_or_mount_tracefs();
     ASSERT_TRUE(tracefs) << tracefs.error().message;
     EXPECT_TRUE(std::filesystem::exists(*tracefs + "/events"));
 
-    AttachResult<uint32_t> id = read_tracepoint_id(*tracefs, "syscalls", "sys_enter_getppid");
+    Result<uint32_t> id = read_tracepoint_id(*tracefs, "syscalls", "sys_enter_getppid");
     ASSERT_TRUE(id) << id.error().message;
     EXPECT_GT(*id, 0u);
 
-    AttachResult<uint32_t> missing = read_tracepoint_id(*tracefs, "syscalls", "sys_enter_nope");
+    Result<uint32_t> missing = read_tracepoint_id(*tracefs, "syscalls", "sys_enter_nope");
     ASSERT_FALSE(missing);
     EXPECT_EQ(missing.error().errnum, ENOENT);
     EXPECT_TRUE(missing.error().message.starts_with("tracepoint syscalls:sys_enter_nope: "))
@@ -345,7 +345,7 @@ TEST(TracefsTest, FindsTracefsAndReadsTracepointIds) {
 
     EXPECT_FALSE(read_tracepoint_id(*tracefs, "..", "syscalls"));
 
-    AttachResult<std::vector<std::string>> events = list_tracepoints(*tracefs, "syscalls");
+    Result<std::vector<std::string>> events = list_tracepoints(*tracefs, "syscalls");
     ASSERT_TRUE(events) << events.error().message;
     EXPECT_TRUE(std::binary_search(events->begin(), events->end(), "sys_enter_getppid"));
     EXPECT_FALSE(std::binary_search(events->begin(), events->end(), "enable"));
@@ -362,8 +362,8 @@ TEST(PmuFormatTest, ParsesConfigFields) {
 }
 
 TEST(PmuFormatTest, ReadsTheUprobePmu) {
-    AttachResult<ProbePmu> pmu = read_probe_pmu("uprobe", "uprobe test");
-    if (!pmu && pmu.error().kernel_lacks_feature)
+    Result<ProbePmu> pmu = read_probe_pmu("uprobe", "uprobe test");
+    if (!pmu && pmu.error().kind == dtx::ErrorKind::KernelLacksFeature)
         GTEST_SKIP() << "skipped: " << pmu.error().message;
     ASSERT_TRUE(pmu) << pmu.error().message;
     EXPECT_GT(pmu->type, 0u);
@@ -417,9 +417,9 @@ TEST(DetachProgressTest, ALineOnATerminalOnly) {
 // detach_all() tells how many perf-event attachments are left only when it
 // takes longer than kDetachProgressDelay, each time fewer, then 0.
 TEST_F(AttachTest, DetachTellsItsProgressWhenSlow) {
-    AttachResult<std::string> tracefs = find_or_mount_tracefs();
+    Result<std::string> tracefs = find_or_mount_tracefs();
     ASSERT_TRUE(tracefs) << tracefs.error().message;
-    AttachResult<std::vector<std::string>> events = list_tracepoints(*tracefs, "syscalls");
+    Result<std::vector<std::string>> events = list_tracepoints(*tracefs, "syscalls");
     ASSERT_TRUE(events) << events.error().message;
     CountingProgram program(BPF_PROG_TYPE_TRACEPOINT, getpid());
     ASSERT_TRUE(program.fd() >= 0) << program.error();
@@ -487,7 +487,8 @@ TEST_F(AttachTest, RawTracepointFiresWithItsCookie) {
     if (!program.reads_cookie()) { // before Linux 6.10
         auto refused = set.attach_raw_tracepoint(program.fd(), "sys_enter", cookie);
         ASSERT_FALSE(refused);
-        EXPECT_TRUE(refused.error().kernel_lacks_feature) << refused.error().message;
+        EXPECT_TRUE(refused.error().kind == dtx::ErrorKind::KernelLacksFeature)
+            << refused.error().message;
         cookie = 0;
     }
     auto attached = set.attach_raw_tracepoint(program.fd(), "sys_enter", cookie);
@@ -610,7 +611,7 @@ TEST_F(AttachTest, UprobeMultiFiresOnEveryOffsetWithItsCookie) {
     const std::vector<uint64_t> cookies = {1, 2, 3};
     auto attached =
         set.attach_uprobe_multi(program.fd(), path, offsets, {}, cookies, getpid(), false);
-    if (!attached && attached.error().kernel_lacks_feature)
+    if (!attached && attached.error().kind == dtx::ErrorKind::KernelLacksFeature)
         GTEST_SKIP() << "skipped: " << attached.error().message;
     ASSERT_TRUE(attached) << attached.error().message;
     EXPECT_EQ((*attached)->description,
@@ -641,7 +642,7 @@ TEST_F(AttachTest, KprobeFailsClearlyWithoutKprobes) {
     AttachmentSet set;
     auto attached = set.attach_kprobe(program.fd(), "do_sys_openat2", 0, false);
     ASSERT_FALSE(attached);
-    EXPECT_TRUE(attached.error().kernel_lacks_feature);
+    EXPECT_TRUE(attached.error().kind == dtx::ErrorKind::KernelLacksFeature);
     EXPECT_TRUE(attached.error().message.starts_with(
         "kprobe do_sys_openat2+0x0: this kernel has no kprobe support"))
         << attached.error().message;
@@ -722,7 +723,7 @@ TEST_F(AttachTest, CpuClockEventsFireOnEveryBusyCpu) {
     }
 }
 
-TEST_F(AttachTest, AttachErrorsNameTheTarget) {
+TEST_F(AttachTest, ErrorsNameTheTarget) {
     CountingProgram program(BPF_PROG_TYPE_KPROBE, std::nullopt);
     ASSERT_TRUE(program.fd() >= 0) << program.error();
     AttachmentSet set;
@@ -746,7 +747,7 @@ TEST_F(AttachTest, AttachErrorsNameTheTarget) {
 TEST_F(AttachTest, DetachAllLeavesNothingBehind) {
     std::optional<CodeLocation> target = locate(dtx_attach_test_detach);
     ASSERT_TRUE(target);
-    AttachResult<std::string> tracefs = find_or_mount_tracefs();
+    Result<std::string> tracefs = find_or_mount_tracefs();
     ASSERT_TRUE(tracefs) << tracefs.error().message;
     OpenKernelObjects before = open_kernel_objects();
 
@@ -760,7 +761,7 @@ TEST_F(AttachTest, DetachAllLeavesNothingBehind) {
         ASSERT_TRUE(program->fd() >= 0) << program->error();
 
     AttachmentSet set;
-    auto check = [](const AttachResult<const Attachment *> &result) {
+    auto check = [](const Result<const Attachment *> &result) {
         ASSERT_TRUE(result) << result.error().message;
     };
     check(set.attach_tracepoint(tracepoint_program.fd(), "syscalls", "sys_enter_getppid"));
@@ -772,7 +773,7 @@ TEST_F(AttachTest, DetachAllLeavesNothingBehind) {
     const uint64_t offsets[] = {target->file_offset};
     auto multi =
         set.attach_uprobe_multi(multi_program.fd(), target->path, offsets, {}, {}, -1, false);
-    if (!multi && !multi.error().kernel_lacks_feature)
+    if (!multi && multi.error().kind != dtx::ErrorKind::KernelLacksFeature)
         ADD_FAILURE() << multi.error().message;
     perf_event_attr clock{};
     clock.type = PERF_TYPE_SOFTWARE;
