@@ -168,16 +168,27 @@ Status Session::Impl::start_targets() {
     return {};
 }
 
+Result<bool> Session::Impl::prepare() {
+    if (Status opened = open_output(); !opened)
+        return std::move(opened).error();
+    if (Status read = read_program(); !read)
+        return std::move(read).error();
+    // -e with only --dump=ast stops after parsing: the AST of a program whose
+    // probes or types this machine cannot resolve can still be inspected.
+    if (options.compile_only && options.dump_stages == std::vector<std::string>{"ast"})
+        return false;
+    if (Status started = start_targets(); !started)
+        return std::move(started).error();
+    return true;
+}
+
 Status Session::list() {
     Impl &session = *impl_;
-    for (Status step : {session.open_output(), session.read_program()})
-        if (!step)
-            return step;
-    if (session.options.compile_only &&
-        session.options.dump_stages == std::vector<std::string>{"ast"})
+    Result<bool> prepared = session.prepare();
+    if (!prepared)
+        return std::move(prepared).error();
+    if (!*prepared)
         return {};
-    if (Status started = session.start_targets(); !started)
-        return started;
     // Listed with the targets' user-space probes; a held -c command is
     // killed unrun when the session goes.
     std::vector<ProbeFilter> filters = probe_filters(session.program, session.sources);
@@ -199,19 +210,10 @@ Status Session::list() {
 }
 
 Status Session::compile() {
-    Impl &session = *impl_;
-    if (Status opened = session.open_output(); !opened)
-        return opened;
-    if (Status read = session.read_program(); !read)
-        return read;
-    // -e with only --dump=ast stops after parsing: the AST of a program whose
-    // probes or types this machine cannot resolve can still be inspected.
-    if (session.options.compile_only &&
-        session.options.dump_stages == std::vector<std::string>{"ast"})
-        return {};
-    if (Status started = session.start_targets(); !started)
-        return started;
-    return session.compile();
+    Result<bool> prepared = impl_->prepare();
+    if (!prepared)
+        return std::move(prepared).error();
+    return *prepared ? impl_->compile() : Status();
 }
 
 Status Session::Impl::apply_options() {

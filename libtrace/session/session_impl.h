@@ -38,6 +38,10 @@ struct Session::Impl {
     ~Impl();
 
     // session.cpp
+    // What list() and compile() do first: open -o's file, read and parse the
+    // program (--dump=ast), start the targets; false: stop there (-e with
+    // only --dump=ast).
+    Result<bool> prepare();
     Status open_output();
     Status read_program();
     Status start_targets();
