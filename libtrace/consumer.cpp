@@ -495,11 +495,7 @@ void Consumer::read_aggregation_map(const std::string &map_name) {
             continue;
         for_each_map_entry(fd, any.key_size, stride * 8 * size_t(cpu_count_),
                            [&](std::span<const std::byte> key, std::span<int64_t> values) {
-                               uint32_t index = any.single_slot ? read<uint32_t>(key, 0)
-                                                : any.shared_map
-                                                    ? uint32_t(read<uint64_t>(key, 0) >> 32)
-                                                    : any.map_index;
-                               auto member = reading.find(index);
+                               auto member = reading.find(member_index(any, key));
                                if (member == reading.end())
                                    return;
                                const AggregationDescription &d = *member->second;
@@ -518,6 +514,61 @@ void Consumer::read_aggregation_map(const std::string &map_name) {
                                }
                            });
     }
+}
+
+uint32_t Consumer::member_index(const AggregationDescription &any,
+                                std::span<const std::byte> key) const {
+    return any.single_slot  ? read<uint32_t>(key, 0)
+           : any.shared_map ? uint32_t(read<uint64_t>(key, 0) >> 32)
+                            : any.map_index;
+}
+
+std::map<uint32_t, std::set<uint64_t>>
+Consumer::user_addresses_in_keys(const std::set<uint32_t> &pids) const {
+    std::map<uint32_t, std::set<uint64_t>> in_use;
+    auto is_user = [](const ValueLayout &layout) {
+        return layout.kind == ValueKind::UserStack || layout.kind == ValueKind::UserSymbol ||
+               layout.kind == ValueKind::UserModule || layout.kind == ValueKind::UserAddress;
+    };
+    for (const auto &[map_name, ids] : aggregations_by_map_) {
+        std::map<uint32_t, const AggregationDescription *> members; // with user fields
+        for (uint32_t id : ids) {
+            const AggregationDescription &d = program_.aggregations.at(id);
+            if (std::any_of(d.key_fields.begin(), d.key_fields.end(), is_user))
+                members[d.map_index] = &d;
+        }
+        if (members.empty())
+            continue;
+        const AggregationDescription &any = *members.begin()->second;
+        auto collect = [&](std::span<const std::byte> key, std::span<int64_t>) {
+            auto member = members.find(member_index(any, key));
+            if (member == members.end())
+                return;
+            for (const ValueLayout &layout : member->second->key_fields) {
+                if (!is_user(layout))
+                    continue;
+                auto pid = uint32_t(read<uint64_t>(key, layout.offset));
+                if (!pids.contains(pid))
+                    continue;
+                std::set<uint64_t> &addresses = in_use[pid];
+                if (layout.kind != ValueKind::UserStack) {
+                    addresses.insert(read<uint64_t>(key, layout.offset + 8));
+                    continue;
+                }
+                for (uint32_t i = 8; i + 8 <= layout.size; i += 8) {
+                    auto frame = read<uint64_t>(key, layout.offset + i);
+                    if (frame == 0)
+                        break;
+                    addresses.insert(frame);
+                }
+            }
+        };
+        const size_t value_size = any.value_size * size_t(cpu_count_);
+        for (const std::string &name : {map_name, any.spill_map_name})
+            if (int fd = name.empty() ? -1 : object_.map_fd(name); fd >= 0)
+                for_each_map_entry(fd, any.key_size, value_size, collect);
+    }
+    return in_use;
 }
 
 void Consumer::printa(const ActionDescription &action) {

@@ -127,6 +127,11 @@ public:
     // system(): runs `command` with /bin/sh, after what was printed before
     // it; its output goes to dtx's stdout (not to an -o file), as dtrace's.
     void run_command(const std::string &command);
+    // The user addresses of processes `pids` that aggregation keys hold now
+    // (ustack(), usym(), umod(), uaddr() keys), by pid: what must stay
+    // nameable of those processes once they have exited.
+    std::map<uint32_t, std::set<uint64_t>>
+    user_addresses_in_keys(const std::set<uint32_t> &pids) const;
     // commit() and discard(): the speculation's records are printed (or
     // dropped) now, and so are those still to arrive.
     void end_speculation(uint32_t id, bool commit);
@@ -152,6 +157,9 @@ private:
     // Reads the map once, snapshotting every aggregation it holds that has no
     // snapshot of this batch yet.
     void read_aggregation_map(const std::string &map_name);
+    // Which of a map's aggregations `key` belongs to (its map_index);
+    // `any` is one of them.
+    uint32_t member_index(const AggregationDescription &any, std::span<const std::byte> key) const;
     // clear() and trunc() on the aggregation's map: `kept` is what trunc()
     // keeps, null for clear().
     void reset(uint32_t aggregation, const AggregationSnapshot *kept);

@@ -2,7 +2,11 @@
 
 #include "libtrace/hex.h"
 
+#include <algorithm>
 #include <charconv>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 
 namespace dtx::trace {
 
@@ -22,13 +26,37 @@ const ProcessModule *module_containing(const std::vector<ProcessModule> &modules
     return nullptr;
 }
 
+// When process `pid` started (field 22 of /proc/PID/stat, in clock ticks
+// since boot), or nothing when it has exited (a zombie has too: its memory
+// is gone). A pid that names another process has another start time.
+std::optional<uint64_t> start_time(pid_t pid) {
+    std::ifstream file("/proc/" + std::to_string(pid) + "/stat");
+    const std::string text{std::istreambuf_iterator<char>(file), {}};
+    // The command (field 2) is in parentheses and may hold anything.
+    const size_t end_of_command = text.rfind(')');
+    if (end_of_command == std::string::npos)
+        return std::nullopt;
+    std::istringstream fields(text.substr(end_of_command + 1));
+    std::string state;
+    fields >> state; // field 3
+    if (state == "Z" || state == "X")
+        return std::nullopt;
+    std::string skipped;
+    for (int field = 4; field < 22; field++)
+        fields >> skipped;
+    uint64_t started = 0;
+    if (!(fields >> started))
+        return std::nullopt;
+    return started;
+}
+
 } // namespace
 
 UserSymbols::UserSymbols(std::shared_ptr<ElfFileCache> files) : files_(std::move(files)) {}
 
 void UserSymbols::remember(pid_t pid) {
     std::lock_guard lock(mutex_);
-    modules_of(pid, false);
+    process(pid, false);
 }
 
 std::string UserSymbols::format(pid_t pid, uint64_t address) {
@@ -62,9 +90,12 @@ std::string UserSymbols::module(pid_t pid, uint64_t address) {
 
 UserSymbols::Resolved UserSymbols::resolve(pid_t pid, uint64_t address) {
     Resolved resolved;
-    resolved.module = module_containing(*modules_of(pid, false), address);
+    resolved.module = module_containing(process(pid, false).modules, address);
     if (!resolved.module && may_reread(pid, address))
-        resolved.module = module_containing(*modules_of(pid, true), address);
+        resolved.module = module_containing(process(pid, true).modules, address);
+    if (!resolved.module)
+        if (auto exited = exited_.find(pid); exited != exited_.end())
+            resolved.module = module_containing(exited->second, address);
     if (!resolved.module)
         return resolved;
     const uint64_t offset = *resolved.module->offset_of_address(address);
@@ -82,23 +113,86 @@ UserSymbols::Resolved UserSymbols::resolve(pid_t pid, uint64_t address) {
     return resolved;
 }
 
-const std::vector<ProcessModule> *UserSymbols::modules_of(pid_t pid, bool reread) {
+const UserSymbols::Process &UserSymbols::process(pid_t pid, bool reread) {
     auto known = processes_.find(pid);
     if (known != processes_.end() && !reread)
-        return &known->second;
+        return known->second;
     std::variant<std::vector<ProcessModule>, std::string> read = read_process_modules(pid);
     auto *modules = std::get_if<std::vector<ProcessModule>>(&read);
+    Process &slot = processes_[pid];
     if (!modules) {
         // Gone: keep what was known; an unknown pid stays without modules
         // rather than failing again on each of its addresses.
-        return &processes_[pid];
+        return slot;
     }
-    std::vector<ProcessModule> &slot = processes_[pid];
-    slot = std::move(*modules);
-    for (const ProcessModule &module : slot)
+    slot.modules = std::move(*modules);
+    slot.start_time = start_time(pid).value_or(0);
+    slot.gone = false;
+    for (const ProcessModule &module : slot.modules)
         if (module.open_path != module.path)
             file_of(module);
-    return &slot;
+    return slot;
+}
+
+std::vector<pid_t> UserSymbols::exited_processes() {
+    std::lock_guard lock(mutex_);
+    std::vector<pid_t> swept;
+    for (auto &[pid, process] : processes_) {
+        if (process.gone) {
+            swept.push_back(pid);
+            continue;
+        }
+        const std::optional<uint64_t> started = start_time(pid);
+        process.gone = !started || (process.start_time && *started != process.start_time);
+    }
+    return swept;
+}
+
+void UserSymbols::keep_only(pid_t pid, const std::set<uint64_t> &addresses) {
+    std::lock_guard lock(mutex_);
+    auto found = processes_.find(pid);
+    if (found == processes_.end())
+        return;
+    // An exited process maps nothing new: of each module, only the mappings
+    // holding those addresses are needed, and not their paths.
+    std::vector<ProcessModule> kept;
+    for (ProcessModule &module : found->second.modules) {
+        std::erase_if(module.mappings, [&addresses](const MapsEntry &mapping) {
+            auto first = addresses.lower_bound(mapping.start);
+            return first == addresses.end() || *first >= mapping.end;
+        });
+        if (module.mappings.empty()) {
+            close_private_file(module);
+            continue;
+        }
+        for (MapsEntry &mapping : module.mappings)
+            std::string().swap(mapping.path);
+        module.mappings.shrink_to_fit();
+        kept.push_back(std::move(module));
+    }
+    processes_.erase(found);
+    reread_pages_.erase(pid);
+    if (kept.empty())
+        return;
+    // An earlier process with this pid may have left modules: the newer
+    // come first, as a later process's would.
+    std::vector<ProcessModule> &slot = exited_[pid];
+    for (ProcessModule &module : slot)
+        kept.push_back(std::move(module));
+    slot = std::move(kept);
+}
+
+size_t UserSymbols::process_count() {
+    std::lock_guard lock(mutex_);
+    size_t count = exited_.size();
+    for (const auto &entry : processes_)
+        count += !exited_.contains(entry.first);
+    return count;
+}
+
+void UserSymbols::close_private_file(const ProcessModule &module) {
+    if (module.open_path != module.path)
+        opened_.erase({module.open_path, module.inode});
 }
 
 bool UserSymbols::may_reread(pid_t pid, uint64_t address) {

@@ -10,6 +10,10 @@
 // code generator makes every program that captures user addresses announce
 // each new pid to the consumer, which calls remember() at once. An address
 // outside the modules known for a live process rereads its maps (dlopen).
+//
+// Long runs see thousands of processes come and go: the session sweeps
+// exited ones every few seconds (exited_processes(), keep_only()), keeping
+// of each only the modules that aggregation keys still name.
 #pragma once
 
 #include "libtrace/elf_file.h"
@@ -26,6 +30,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace dtx::trace {
 
@@ -44,7 +49,26 @@ public:
     // umod(): the module's name, or "0x..." when unknown.
     std::string module(pid_t pid, uint64_t address);
 
+    // Remembered processes that have exited (or whose pid now names another
+    // process), each returned once, by the call after the one that first
+    // found it gone: records it wrote before exiting have been consumed by
+    // then, as the session calls it seconds apart.
+    std::vector<pid_t> exited_processes();
+    // Keeps of exited process `pid` only the modules holding one of
+    // `addresses` (what aggregation keys still name): with none, its
+    // addresses print as hex from now on. A process with its pid that is
+    // remembered afterwards is read afresh; the kept modules still name the
+    // addresses that no module of the new process holds.
+    void keep_only(pid_t pid, const std::set<uint64_t> &addresses);
+    // Processes whose modules are kept, exited ones included.
+    size_t process_count();
+
 private:
+    struct Process {
+        std::vector<ProcessModule> modules;
+        uint64_t start_time = 0; // /proc/PID/stat's, telling a reused pid apart; 0 unknown
+        bool gone = false;       // found exited by exited_processes()
+    };
     struct Resolved {
         const ProcessModule *module = nullptr;
         std::shared_ptr<const ElfFile> file;
@@ -52,13 +76,18 @@ private:
         uint64_t link_address = 0; // the address as the file's symbols see it
     };
     Resolved resolve(pid_t pid, uint64_t address);
-    const std::vector<ProcessModule> *modules_of(pid_t pid, bool reread);
+    const Process &process(pid_t pid, bool reread);
+    // Drops the file opened for `module` when only its process could open it.
+    void close_private_file(const ProcessModule &module);
     bool may_reread(pid_t pid, uint64_t address);
     std::shared_ptr<const ElfFile> file_of(const ProcessModule &module);
 
     std::shared_ptr<ElfFileCache> files_;
     std::mutex mutex_;
-    std::map<pid_t, std::vector<ProcessModule>> processes_;
+    // The processes as last read, until they exit and are swept; then the
+    // modules kept of them, by pid.
+    std::map<pid_t, Process> processes_;
+    std::map<pid_t, std::vector<ProcessModule>> exited_;
     // Files by (open_path, inode), null for those that did not read: a frame
     // costs no stat(), and files reached through /proc/PID stay readable
     // after the process exits (they are opened when its maps are read).

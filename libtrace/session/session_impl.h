@@ -58,6 +58,7 @@ struct Session::Impl {
     Status attach(Tracing &tracing);
     Status begin(Tracing &tracing, const Interrupts &interrupts);
     Status consume(Tracing &tracing, const Interrupts &interrupts);
+    void sweep_exited_processes(Tracing &tracing);
     int end(Tracing &tracing);
     void detach(Tracing &tracing);
 

@@ -21,6 +21,7 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -148,6 +149,9 @@ Error load_failure(const Error &error, std::span<const providers::Trampoline> tr
                           (clauses.size() == 1 ? "" : "s") + " at " + listed(clauses, 10);
     return failed;
 }
+
+// Exited processes' modules are swept this often (in status ticks, seconds).
+constexpr unsigned kSweepTicks = 10;
 
 } // namespace
 
@@ -348,6 +352,29 @@ Status Session::Impl::begin(Tracing &tracing, const Interrupts &interrupts) {
     return {};
 }
 
+// Long runs see processes come and go by the thousand: of each that exited
+// (seconds ago, so its last records are consumed), keep only the modules
+// that aggregation keys still name, and let the program announce its pid
+// again, as a new process with that pid is. Records a speculation holds
+// may name any of them, so a program with speculations keeps them all.
+void Session::Impl::sweep_exited_processes(Tracing &tracing) {
+    if (!tracing.user_symbols || compiled->description.speculation_count > 0)
+        return;
+    std::vector<pid_t> exited = tracing.user_symbols->exited_processes();
+    if (exited.empty())
+        return;
+    const std::set<uint32_t> pids(exited.begin(), exited.end());
+    std::map<uint32_t, std::set<uint64_t>> in_use = tracing.consumer->user_addresses_in_keys(pids);
+    const int announced = tracing.object.map_fd(compiled->description.processes_map);
+    for (pid_t pid : exited) {
+        tracing.user_symbols->keep_only(pid, in_use[uint32_t(pid)]);
+        if (announced >= 0) {
+            const auto key = uint32_t(pid);
+            bpf_map_delete_elem(announced, &key);
+        }
+    }
+}
+
 Status Session::Impl::consume(Tracing &tracing, const Interrupts &interrupts) {
     trace::Consumer &consumer = *tracing.consumer;
     ring_buffer *ring = tracing.ring.get();
@@ -384,6 +411,7 @@ Status Session::Impl::consume(Tracing &tracing, const Interrupts &interrupts) {
         epoll_ctl(epoll.get(), EPOLL_CTL_ADD, fd, &event);
     }
     bool report_drops = false;
+    unsigned ticks = 0;
     while (!consumer.exit_status()) {
         epoll_event ready[8];
         int n = epoll_wait(epoll.get(), ready, 8, -1);
@@ -397,8 +425,11 @@ Status Session::Impl::consume(Tracing &tracing, const Interrupts &interrupts) {
                 tracing.children_stopped |= arrived.children_stopped;
             } else if (fd == status_timer.get()) {
                 uint64_t expirations = 0;
-                if (read(fd, &expirations, sizeof expirations) > 0)
+                if (read(fd, &expirations, sizeof expirations) > 0) {
                     report_drops = true;
+                    if (++ticks % kSweepTicks == 0)
+                        sweep_exited_processes(tracing);
+                }
             } else if (fd != ring_buffer__epoll_fd(ring)) {
                 std::string notice = targets.note_exit(fd);
                 epoll_ctl(epoll.get(), EPOLL_CTL_DEL, fd, nullptr);

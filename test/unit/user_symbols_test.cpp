@@ -1,6 +1,7 @@
 // Naming user addresses: functions of this test executable (found in its
-// .symtab), of libc, addresses outside every module, and the addresses of a
-// process that has exited since it was remembered.
+// .symtab), of libc, addresses outside every module, the addresses of a
+// process that has exited since it was remembered, and what is kept of
+// exited processes once they are swept.
 #include "libtrace/user_symbols.h"
 
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 
 extern "C" __attribute__((noinline, visibility("default"))) int
 dtx_user_symbols_test_function(int n) {
@@ -94,13 +96,15 @@ TEST(UserSymbols, UnknownProcess) {
     EXPECT_EQ(symbols.format(pid_max, 0x401000), "0x401000");
 }
 
-TEST(UserSymbols, ProcessThatHasExited) {
-    UserSymbols symbols(std::make_shared<ElfFileCache>());
+// A child of this process, remembered by `symbols` while it lived; it has
+// exited (and been reaped when `reap`) when this returns.
+pid_t remembered_child(UserSymbols &symbols, bool reap = true) {
     int ready[2], release[2];
-    ASSERT_EQ(::pipe(ready), 0);
-    ASSERT_EQ(::pipe(release), 0);
+    if (::pipe(ready) != 0 || ::pipe(release) != 0)
+        std::abort(); // nothing to test without them
     const pid_t child = ::fork();
-    ASSERT_GE(child, 0);
+    if (child < 0)
+        std::abort();
     if (child == 0) {
         // Only the parent's closing its end of `release` ends the read.
         ::close(release[1]);
@@ -112,14 +116,26 @@ TEST(UserSymbols, ProcessThatHasExited) {
     ::close(ready[1]);
     ::close(release[0]);
     char byte;
-    ASSERT_EQ(::read(ready[0], &byte, 1), 1);
+    EXPECT_EQ(::read(ready[0], &byte, 1), 1);
     symbols.remember(child);
     ::close(release[1]);
-    int status = 0;
-    ASSERT_EQ(::waitpid(child, &status, 0), child);
     ::close(ready[0]);
-    ASSERT_EQ(::kill(child, 0), -1);
-    ASSERT_EQ(errno, ESRCH);
+    if (reap) {
+        int status = 0;
+        EXPECT_EQ(::waitpid(child, &status, 0), child);
+        EXPECT_EQ(::kill(child, 0), -1);
+        EXPECT_EQ(errno, ESRCH);
+    } else {
+        // A zombie: exited, its status still to be collected.
+        siginfo_t info{};
+        EXPECT_EQ(::waitid(P_PID, id_t(child), &info, WEXITED | WNOWAIT), 0);
+    }
+    return child;
+}
+
+TEST(UserSymbols, ProcessThatHasExited) {
+    UserSymbols symbols(std::make_shared<ElfFileCache>());
+    const pid_t child = remembered_child(symbols);
 
     // The child, a fork, has libc where this process has it.
     const uint64_t address = libc_malloc();
@@ -128,6 +144,53 @@ TEST(UserSymbols, ProcessThatHasExited) {
     EXPECT_TRUE(symbols.format(child, address + 2).starts_with("libc.so.6`"));
     EXPECT_EQ(symbols.format(child, address_of_test_function()),
               std::string(kExecutable) + "`dtx_user_symbols_test_function");
+}
+
+TEST(UserSymbols, ExitedProcessesAreReturnedOnceBySecondCall) {
+    UserSymbols symbols(std::make_shared<ElfFileCache>());
+    symbols.remember(::getpid());
+    const pid_t child = remembered_child(symbols);
+    // The first call finds it gone; records it wrote may still be on their
+    // way, so only the next returns it.
+    EXPECT_TRUE(symbols.exited_processes().empty());
+    EXPECT_EQ(symbols.exited_processes(), std::vector<pid_t>{child});
+    symbols.keep_only(child, {});
+    EXPECT_TRUE(symbols.exited_processes().empty());
+    EXPECT_EQ(symbols.process_count(), 1u); // this process
+}
+
+TEST(UserSymbols, ZombieHasExited) {
+    UserSymbols symbols(std::make_shared<ElfFileCache>());
+    const pid_t child = remembered_child(symbols, false);
+    EXPECT_TRUE(symbols.exited_processes().empty());
+    EXPECT_EQ(symbols.exited_processes(), std::vector<pid_t>{child});
+    int status = 0;
+    EXPECT_EQ(::waitpid(child, &status, 0), child);
+}
+
+TEST(UserSymbols, SweptProcessKeepsOnlyModulesOfNamedAddresses) {
+    UserSymbols symbols(std::make_shared<ElfFileCache>());
+    const pid_t child = remembered_child(symbols);
+    const uint64_t malloc_address = libc_malloc();
+    const std::string malloc_name = symbols.format(child, malloc_address + 2);
+    symbols.exited_processes();
+    symbols.exited_processes();
+    symbols.keep_only(child, {malloc_address});
+    EXPECT_EQ(symbols.process_count(), 1u);
+    // Another address of the same mapping is still named, as aggregation
+    // keys are when printed.
+    EXPECT_EQ(symbols.format(child, malloc_address + 2), malloc_name);
+    EXPECT_EQ(symbols.format(child, address_of_test_function()), hex(address_of_test_function()));
+}
+
+TEST(UserSymbols, SweptProcessWithoutNamedAddressesIsForgotten) {
+    UserSymbols symbols(std::make_shared<ElfFileCache>());
+    const pid_t child = remembered_child(symbols);
+    symbols.exited_processes();
+    symbols.exited_processes();
+    symbols.keep_only(child, {});
+    EXPECT_EQ(symbols.process_count(), 0u);
+    EXPECT_EQ(symbols.format(child, libc_malloc()), hex(libc_malloc()));
 }
 
 } // namespace

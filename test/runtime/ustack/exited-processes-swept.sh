@@ -1,0 +1,7 @@
+#!/bin/sh
+# For exited-processes-swept.d: $1 is dtx-trigger. Its first run records its
+# user stacks and exits at once; the script (dtx's -c command) exits 22 s
+# later, after two sweeps of exited processes (every 10 s), which is when
+# dtx prints the aggregations.
+"$1" ustack 3
+"$1" sleep 22000
