@@ -3,9 +3,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <fstream>
-#include <sstream>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,16 +12,50 @@ namespace dtx::session {
 
 namespace {
 
+// A script larger than this is refused rather than read without end
+// (-s /dev/zero): D scripts are kilobytes.
+constexpr size_t kMaxScriptBytes = 16 << 20;
+
+// Reads a script: a regular file, or what a pipe or terminal gives
+// (-s /dev/stdin, -s <(generator)), up to kMaxScriptBytes.
 bool read_file(const std::string &path, std::string &text, std::string &error) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat file {};
+    if (fd < 0 || fstat(fd, &file) != 0) {
         error = "failed to open " + path + ": " + std::strerror(errno);
+        if (fd >= 0)
+            close(fd);
         return false;
     }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    text = buffer.str();
-    return true;
+    if (!S_ISREG(file.st_mode) && !S_ISFIFO(file.st_mode) && !S_ISCHR(file.st_mode)) {
+        error = "failed to open " + path + ": " +
+                (S_ISDIR(file.st_mode) ? std::string(std::strerror(EISDIR))
+                                       : "not a file, pipe or terminal");
+        close(fd);
+        return false;
+    }
+    char buffer[65536];
+    for (;;) {
+        const ssize_t n = read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            error = "failed to read " + path + ": " + std::strerror(errno);
+            break;
+        }
+        if (n == 0) {
+            close(fd);
+            return true;
+        }
+        if (text.size() + size_t(n) > kMaxScriptBytes) {
+            error = path + " is larger than a script may be (" +
+                    std::to_string(kMaxScriptBytes >> 20) + " MiB)";
+            break;
+        }
+        text.append(buffer, size_t(n));
+    }
+    close(fd);
+    return false;
 }
 
 // Runs cpp over `text` and returns its output with line markers kept, so

@@ -461,6 +461,7 @@ Status Session::Impl::compile() {
     // dtrace says what each program matched when it enables them (run()).
     for (const ProgramUnit &unit : units) {
         size_t n = matches_per_file[unit.file];
+        matched_probes += n;
         match_notices.push_back("dtx: " + unit.label + " matched " + std::to_string(n) + " probe" +
                                 (n == 1 ? "" : "s"));
     }

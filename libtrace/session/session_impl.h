@@ -85,6 +85,7 @@ struct Session::Impl {
     std::unique_ptr<codegen::CompiledProgram> compiled;
     std::map<uint32_t, std::vector<trace::ProbeArgument>> probe_arguments; // by probe ID
     std::vector<std::string> match_notices; // "dtx: description 'BEGIN ' matched 1 probe"
+    size_t matched_probes = 0;              // by all clauses, counting a probe once per clause
 };
 
 } // namespace dtx::session

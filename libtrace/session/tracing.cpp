@@ -191,6 +191,9 @@ Status Session::Impl::load(Tracing &tracing) {
     if (!consumer_options.quiet)
         for (const std::string &notice : match_notices)
             std::fprintf(err, "%s\n", notice.c_str());
+    // An empty program (-n '', -s /dev/null) would wait for nothing forever.
+    if (matched_probes == 0 && !flags.zero_matches_allowed)
+        return failure("no probes matched");
 
     trace::BpfObject &object = tracing.object;
     if (Status opened = object.open(compiled->object); !opened)
