@@ -6,7 +6,9 @@
 #include "parser/source.h"
 
 #include <iosfwd>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dtx {
@@ -19,27 +21,50 @@ struct Diagnostic {
     std::string message;
     SourceRange range;
     std::vector<std::string> hints;
+    // The same error (code and message) reported again elsewhere: counted
+    // here, not shown again.
+    size_t repeats = 0;
+    SourceRange last_repeat;
 };
 
+// However many errors an input makes (a binary file as a script), what is
+// kept and shown is bounded: a repeat of an error (same code and message) is
+// counted on the first, and after kMaxKept different ones the rest are only
+// counted.
 class DiagnosticEngine {
 public:
+    static constexpr size_t kMaxKept = 20;
+    static constexpr size_t kMaxErrors = 1000;
+
+    // The diagnostic to add hints to: a repeated or uncounted one is not kept.
     Diagnostic &error(std::string code, const SourceRange &range, std::string message);
     Diagnostic &warning(std::string code, const SourceRange &range, std::string message);
 
     const std::vector<Diagnostic> &diagnostics() const { return diagnostics_; }
     size_t error_count() const { return errors_; }
     bool has_errors() const { return errors_ != 0; }
+    // Whether more input would only add errors nobody reads: some were not
+    // kept, or there are thousands of repeats. The lexer then ends the input.
+    bool too_many() const { return not_kept_ != 0 || errors_ >= kMaxErrors; }
 
     // Renders every diagnostic as
     //   file:line:col: error: message [CODE]
     //     12 | source line
     //        |      ^~~~
     //   hint: ...
+    //   note: 41 more times, the last at file:80:3
+    // then, when some were only counted, "error: too many errors; stopping".
     void render(std::ostream &out) const;
 
 private:
+    Diagnostic &add(Severity severity, std::string code, const SourceRange &range,
+                    std::string message);
+
     std::vector<Diagnostic> diagnostics_;
+    std::map<std::pair<std::string, std::string>, size_t> kept_; // (code, message) -> index
+    Diagnostic discarded_; // what error() returns for one that is not kept
     size_t errors_ = 0;
+    size_t not_kept_ = 0; // beyond kMaxKept
 };
 
 void render_diagnostic(std::ostream &out, const Diagnostic &d);

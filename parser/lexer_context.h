@@ -51,6 +51,9 @@ struct LexerContext {
     // Set when the input ended inside a comment: the parser's "unexpected end
     // of input" would only repeat that.
     bool ended_in_comment = false;
+    // The text holds a NUL byte, where scanning stops: D source is text (and
+    // flex would rescan a token for every NUL in it, quadratic on binaries).
+    bool stops_at_nul = false;
 
     // Outputs the scanner produces on the side.
     std::vector<ast::Pragma> pragmas;
