@@ -4,6 +4,7 @@
 #include "codegen/kernel_types.h"
 #include "codegen/sema.h"
 #include "libtrace/kernel_symbols.h"
+#include "libtrace/privileges.h"
 #include "libtrace/probe_macros.h"
 #include "libtrace/session/listing.h"
 #include "libtrace/session/session_impl.h"
@@ -169,6 +170,10 @@ Status Session::Impl::start_targets() {
 }
 
 Result<bool> Session::Impl::prepare() {
+    // -e only compiles, which needs nothing the kernel guards.
+    if (!options.compile_only)
+        if (Status allowed = trace::check_tracing_privileges(); !allowed)
+            return std::move(allowed).error();
     if (Status opened = open_output(); !opened)
         return std::move(opened).error();
     if (Status read = read_program(); !read)
