@@ -76,17 +76,17 @@ public:
         return pid_after_prefix(provider, kPrefix).has_value();
     }
 
-    std::optional<std::string> match(const ProbePattern &pattern, trace::ProbeTable &table,
-                                     std::vector<const trace::Probe *> &out) override {
+    Status match(const ProbePattern &pattern, trace::ProbeTable &table,
+                 std::vector<const trace::Probe *> &out) override {
         std::optional<pid_t> pid = pid_after_prefix(pattern.provider, kPrefix);
         if (!pid)
-            return std::nullopt;
+            return {};
         std::optional<NameRequest> request = parse_name(pattern.name);
         if (!request)
-            return std::nullopt;
+            return {};
         auto modules = modules_.of(*pid);
         if (auto *error = std::get_if<std::string>(&modules))
-            return "probe '" + pattern.full() + "': " + *error;
+            return failure("probe '" + pattern.full() + "': " + *error);
         for (const trace::ProcessModule &module :
              *std::get<const std::vector<trace::ProcessModule> *>(modules)) {
             if (!module.matches(pattern.module))
@@ -95,7 +95,7 @@ public:
             if (auto *error = std::get_if<std::string>(&file)) {
                 if (trace::has_glob(pattern.module) || pattern.module.empty())
                     continue; // an unreadable module among many is not the one asked for
-                return "probe '" + pattern.full() + "': " + *error;
+                return failure("probe '" + pattern.full() + "': " + *error);
             }
             const auto &elf = *std::get<std::shared_ptr<const trace::ElfFile>>(file);
             for (const trace::ElfFunction *function : functions(elf, pattern.function)) {
@@ -121,15 +121,16 @@ public:
                 if (request->ret)
                     add("return", UprobeArguments::Return, *entry);
                 if (request->offset) {
-                    if (auto problem =
-                            check_offset(module.open_path, *function, *entry, *request->offset))
-                        return "probe '" + pattern.full() + "': " + *problem;
+                    if (Status checked =
+                            check_offset(module.open_path, *function, *entry, *request->offset);
+                        !checked)
+                        return checked.error().prefixed("probe '" + pattern.full() + "'");
                     add(trace::hex_digits(*request->offset), UprobeArguments::Entry,
                         *entry + *request->offset);
                 }
             }
         }
-        return std::nullopt;
+        return {};
     }
 
     std::optional<std::string> explain_no_match(const ProbePattern &pattern) override {
@@ -202,21 +203,21 @@ private:
 
     // Whether an instruction of `function` (at file offset `entry`) starts
     // at `offset`: its size must be known, and its code decodes up to there.
-    static std::optional<std::string> check_offset(const std::string &path,
-                                                   const trace::ElfFunction &function,
-                                                   uint64_t entry, uint64_t offset) {
+    static Status check_offset(const std::string &path, const trace::ElfFunction &function,
+                               uint64_t entry, uint64_t offset) {
         std::string where = "offset " + trace::hex(offset) + " in " + function.name;
         if (function.size == 0)
-            return where + ": the symbol table does not give the function's size";
+            return failure(where + ": the symbol table does not give the function's size");
         if (offset >= function.size)
-            return where + ": beyond its end (" + std::to_string(function.size) + " bytes)";
+            return failure(where + ": beyond its end (" + std::to_string(function.size) +
+                           " bytes)");
         std::vector<uint8_t> code(function.size);
         trace::UniqueFd file(open(path.c_str(), O_RDONLY | O_CLOEXEC));
         if (!file || pread(file.get(), code.data(), code.size(), off_t(entry)) != ssize_t(code.size()))
-            return where + ": cannot read " + path + ": " + std::strerror(errno);
-        if (auto problem = check_instruction_start(code, offset))
-            return where + ": " + *problem;
-        return std::nullopt;
+            return Error(where + ": cannot read " + path + ": " + std::strerror(errno), errno);
+        if (Status starts = check_instruction_start(code, offset); !starts)
+            return starts.error().prefixed(where);
+        return {};
     }
 
     TargetModules modules_;

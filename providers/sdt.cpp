@@ -264,23 +264,23 @@ public:
 
     std::string_view name() const override { return kProviderName; }
 
-    std::optional<std::string> match(const ProbePattern &pattern, trace::ProbeTable &table,
-                                     std::vector<const trace::Probe *> &out) override {
+    Status match(const ProbePattern &pattern, trace::ProbeTable &table,
+                 std::vector<const trace::Probe *> &out) override {
         if ((!trace::glob_match(pattern.provider, kProviderName) &&
              !trace::glob_match(pattern.provider, kAliasName)) ||
             !trace::glob_match(pattern.function, "") || !could_name_kernel_event(pattern.name))
-            return std::nullopt;
-        if (!load_events()) {
+            return {};
+        if (Status loaded = load_events(); !loaded) {
             // Only a description that names this provider needs tracefs.
             if (trace::has_glob(pattern.provider) || pattern.provider.empty())
-                return std::nullopt;
-            return "probe '" + pattern.full() + "': " + events_error_;
+                return {};
+            return loaded.error().prefixed("probe '" + pattern.full() + "'");
         }
         for (const trace::TracefsEvent &event : events_)
             if (trace::glob_match(pattern.module, event.category) &&
                 trace::glob_match(pattern.name, event.event))
                 out.push_back(&add(table, event));
-        return std::nullopt;
+        return {};
     }
 
     void list(trace::ProbeTable &table) override {
@@ -378,24 +378,22 @@ private:
         return is_return;
     }
 
-    bool load_events() {
+    // Lists the tracefs events once; fails, every time, if tracefs is out of
+    // reach.
+    Status load_events() {
         if (events_loaded_)
-            return events_error_.empty();
+            return events_listed_;
         events_loaded_ = true;
         if (tracefs_dir_.empty()) {
             Result<std::string> dir = trace::find_or_mount_tracefs();
-            if (!dir) {
-                events_error_ = dir.error().message;
-                return false;
-            }
+            if (!dir)
+                return events_listed_ = std::move(dir).error();
             tracefs_dir_ = *dir;
         }
         Result<std::vector<trace::TracefsEvent>> events =
             trace::list_available_events(tracefs_dir_);
-        if (!events) {
-            events_error_ = events.error().message;
-            return false;
-        }
+        if (!events)
+            return events_listed_ = std::move(events).error();
         for (trace::TracefsEvent &event : *events) {
             bool skipped = false;
             for (std::string_view group : kSkippedGroups)
@@ -403,7 +401,7 @@ private:
             if (!skipped)
                 events_.push_back(std::move(event));
         }
-        return true;
+        return {};
     }
 
     const trace::Probe &add(trace::ProbeTable &table, const trace::TracefsEvent &event) {
@@ -470,7 +468,7 @@ private:
                 b.store_argument(dctx, unsigned(i), load_argument(ir, ctx, loads[i]));
             b.run_clauses(dctx);
         };
-        t.attach = [this, probes](AttachContext &context) -> std::optional<std::string> {
+        t.attach = [this, probes](AttachContext &context) -> Status {
             for (const trace::Probe *probe : probes) {
                 // Its program reads no field: it would fire with arguments
                 // nobody could type.
@@ -486,12 +484,12 @@ private:
                 if (attached)
                     continue;
                 if (!refuses_the_event(attached.error()))
-                    return "probe '" + probe->name.full() + "': " + attached.error().message;
+                    return attached.error().prefixed("probe '" + probe->name.full() + "'");
                 refused_.push_back({probe, attached.error().errnum});
             }
             if (--programs_to_attach_ == 0 && !refused_.empty())
                 context.warnings.push_back(refusal_warning());
-            return std::nullopt;
+            return {};
         };
         return t;
     }
@@ -529,7 +527,7 @@ private:
     std::vector<RefusedProbe> refused_;
 
     bool events_loaded_ = false;
-    std::string events_error_;
+    Status events_listed_;
     std::string tracefs_dir_;
     std::vector<trace::TracefsEvent> events_;
     std::map<uint32_t, FormatEntry> formats_; // by probe ID

@@ -315,8 +315,8 @@ Status Session::Impl::compile() {
             bool malformed = false;
             for (auto &provider : providers) {
                 size_t before = found.size();
-                if (auto problem = provider->match(pattern, probes, found)) {
-                    diagnostics.error("D_PROBE_SPEC", description.range, *problem);
+                if (Status matched = provider->match(pattern, probes, found); !matched) {
+                    diagnostics.error("D_PROBE_SPEC", description.range, matched.error().message);
                     malformed = true;
                 } else if (found.size() > before) {
                     if (auto missing = provider->unavailable()) {

@@ -249,14 +249,14 @@ Status Session::Impl::attach(Tracing &tracing) {
             continue;
         }
         providers::AttachContext context{fd, tracing.object, tracing.attachments};
-        std::optional<std::string> problem = t.attach(context);
+        Status attached = t.attach(context);
         for (const std::string &warning : context.warnings)
             std::fprintf(err, "dtx: %s\n", warning.c_str());
         if (options.verbose)
             for (const std::string &note : context.notes)
                 std::fprintf(err, "dtx: %s\n", note.c_str());
-        if (problem)
-            return failure(*problem);
+        if (!attached)
+            return attached;
     }
     return {};
 }

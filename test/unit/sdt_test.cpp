@@ -149,7 +149,7 @@ TEST(SdtProvider, UntypableFormatIsLeftOutWithAWarning) {
     std::unique_ptr<Provider> provider = make_sdt_provider(tracefs.path());
     trace::ProbeTable table;
     std::vector<const trace::Probe *> found;
-    ASSERT_EQ(provider->match({"sdt", "test", "", ""}, table, found), std::nullopt);
+    ASSERT_TRUE(provider->match({"sdt", "test", "", ""}, table, found).ok());
     ASSERT_EQ(found.size(), 2u);
     const trace::Probe *typed = found[0]->name.name == "typed" ? found[0] : found[1];
     const trace::Probe *untypable = found[0] == typed ? found[1] : found[0];
@@ -162,7 +162,7 @@ TEST(SdtProvider, UntypableFormatIsLeftOutWithAWarning) {
     trace::BpfObject object;
     trace::AttachmentSet attachments;
     AttachContext context{-1, object, attachments};
-    EXPECT_EQ(programs[0].attach(context), std::nullopt);
+    EXPECT_TRUE(programs[0].attach(context).ok());
     EXPECT_TRUE(attachments.empty());
     EXPECT_EQ(context.warnings,
               (std::vector<std::string>{
