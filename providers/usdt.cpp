@@ -417,22 +417,20 @@ private:
                            "module");
         // A path is taken as it is (a library need not be executable); a
         // bare name is a program found as -c finds it.
-        std::variant<std::string, int> found = pattern.module.find('/') != std::string::npos
-                                                   ? std::variant<std::string, int>(pattern.module)
-                                                   : trace::find_executable(pattern.module);
-        if (const int *error = std::get_if<int>(&found))
-            return Error("probe '" + pattern.full() + "': " + pattern.module + ": " +
-                             std::strerror(*error),
-                         *error);
-        const std::string *path = &std::get<std::string>(found);
-        auto file = modules_.file(*path);
+        Result<std::string> found = pattern.module.find('/') != std::string::npos
+                                        ? Result<std::string>(pattern.module)
+                                        : trace::find_executable(pattern.module);
+        if (!found)
+            return found.error().prefixed("probe '" + pattern.full() + "'");
+        const std::string &path = *found;
+        auto file = modules_.file(path);
         if (auto *error = std::get_if<std::string>(&file))
             return failure("probe '" + pattern.full() + "': " + *error);
         ProbePattern notes = pattern;
         notes.provider = "*"; // the note's provider is in the function field
         notes.function = "";
         notes.module = "";
-        add_probes(*path, pattern.module, -1, notes, table, out, pattern.function);
+        add_probes(path, pattern.module, -1, notes, table, out, pattern.function);
         return {};
     }
 

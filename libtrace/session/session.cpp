@@ -158,12 +158,12 @@ Status Session::Impl::start_targets() {
         std::vector<std::string> words = trace::split_command_line(options.commands[0]);
         if (words.empty())
             return usage_error("-c needs a command, not only white space");
-        if (auto problem = targets.start_command(words))
-            return failure(*problem);
+        if (Status started = targets.start_command(words); !started)
+            return started;
     }
     for (int pid : options.pids)
-        if (auto problem = targets.grab(pid))
-            return failure(*problem);
+        if (Status grabbed = targets.grab(pid); !grabbed)
+            return grabbed;
     target_pid = targets.target_pid();
     return {};
 }

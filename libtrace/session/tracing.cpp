@@ -360,9 +360,9 @@ Status Session::Impl::consume(Tracing &tracing, const Interrupts &interrupts) {
     // print at the end) is held at its exit until its modules are read.
     if (tracing.object.map(compiled->description.processes_map))
         targets.hold_exits([symbols = tracing.user_symbols](pid_t pid) { symbols->remember(pid); });
-    if (auto problem = targets.release_command()) {
+    if (Status released = targets.release_command(); !released) {
         tracing.status_without_exit = 1;
-        std::fprintf(err, "dtx: %s\n", problem->c_str());
+        std::fprintf(err, "dtx: %s\n", released.error().message.c_str());
         return {};
     }
 
