@@ -256,19 +256,28 @@ std::span<const std::string_view> d_versions() {
     return kVersions;
 }
 
-std::variant<OptionValue, OptionError> parse_option(const OptionSpec &spec,
-                                                    const std::optional<std::string> &value) {
+Error option_error(std::string message, std::string_view dtrace_reason) {
+    Error error(std::move(message));
+    error.details.emplace_back(dtrace_reason);
+    return error;
+}
+
+std::string_view dtrace_reason(const Error &option_error) {
+    return option_error.details.front();
+}
+
+Result<OptionValue> parse_option(const OptionSpec &spec, const std::optional<std::string> &value) {
     const std::string name(spec.name);
     auto invalid = [&](const std::string &expected) {
         std::string given = value ? "'" + *value + "'" : "nothing";
-        return OptionError{"option '" + name + "' needs " + expected + ", not " + given,
-                           kInvalidValue};
+        return option_error("option '" + name + "' needs " + expected + ", not " + given,
+                            kInvalidValue);
     };
     switch (spec.syntax) {
     case Syntax::Flag:
         if (value)
-            return OptionError{"option '" + name + "' takes no value, not '" + *value + "'",
-                               kInvalidValue};
+            return option_error("option '" + name + "' takes no value, not '" + *value + "'",
+                                kInvalidValue);
         return OptionValue{};
     case Syntax::Ignored:
         return OptionValue{};
@@ -338,14 +347,14 @@ std::variant<OptionValue, OptionError> parse_option(const OptionSpec &spec,
     }
     case Syntax::Version: {
         if (!value || !well_formed_version(*value))
-            return OptionError{"option 'version' needs a D version such as 2.0, not " +
-                                   (value ? "'" + *value + "'" : std::string("nothing")),
-                               kBadVersionForm};
+            return option_error("option 'version' needs a D version such as 2.0, not " +
+                                    (value ? "'" + *value + "'" : std::string("nothing")),
+                                kBadVersionForm);
         std::string version = canonical_version(*value);
         if (std::find(kVersions.begin(), kVersions.end(), version) == kVersions.end())
-            return OptionError{"D version '" + *value +
-                                   "' is not one dtrace defines: " + version_list(),
-                               kUnknownVersion};
+            return option_error("D version '" + *value +
+                                    "' is not one dtrace defines: " + version_list(),
+                                kUnknownVersion);
         return OptionValue{};
     }
     }

@@ -108,14 +108,15 @@ Result<std::string> apply_option(const OptionTargets &targets, OptionSource sour
                        "): give it on the command line, -x " + name);
     if (tracing && spec->time == OptionTime::Runtime)
         return failure(std::string(trace::kOptionWhileTracing));
-    auto parsed = trace::parse_option(*spec, value);
-    if (auto *problem = std::get_if<trace::OptionError>(&parsed))
-        return failure(tracing ? std::string(problem->dtrace_reason) : problem->message);
+    Result<OptionValue> parsed = trace::parse_option(*spec, value);
+    if (!parsed)
+        return failure(tracing ? std::string(trace::dtrace_reason(parsed.error()))
+                               : parsed.error().message);
     // A compile-time option changes nothing once the program runs; dtrace
     // takes its value without a word, as here.
     if (tracing && spec->time != OptionTime::Dynamic)
         return std::string();
-    const OptionValue &v = std::get<OptionValue>(parsed);
+    const OptionValue &v = *parsed;
     if (spec->effect == OptionSpec::Effect::Ignored)
         return targets.noticed->insert(name).second ? trace::no_effect_notice(*spec) : "";
     if (set_consumer_option(*targets.consumer, name, v) || tracing)
