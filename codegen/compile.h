@@ -7,6 +7,7 @@
 
 #include "codegen/sema.h"
 #include "codegen/trampoline.h"
+#include "libtrace/error.h"
 #include "libtrace/probe.h"
 #include "libtrace/program_description.h"
 #include "parser/ast.h"
@@ -17,7 +18,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 namespace dtx::codegen {
@@ -40,9 +40,8 @@ struct CompileOptions {
     std::function<std::optional<uint64_t>(std::string_view type, std::string_view member)>
         kernel_member_offset;
     // The address of a kernel symbol ("jiffies", module "" for any) from
-    // /proc/kallsyms, for `symbol kernel variables; the text says why not.
-    std::function<std::variant<uint64_t, std::string>(std::string_view name,
-                                                      std::string_view module)>
+    // /proc/kallsyms, for `symbol kernel variables; an error says why not.
+    std::function<Result<uint64_t>(std::string_view name, std::string_view module)>
         kernel_symbol_address;
     bool want_ir = false;       // keep the IR text (--dump=ir)
     bool want_assembly = false; // keep the BPF assembly (--dump=bpf)

@@ -115,11 +115,11 @@ KernelFunctionProbe kernel_function_of(const trace::Probe &probe) {
 const trace::KernelFunctionList *KernelFunctionCatalog::functions() {
     if (!loaded_) {
         loaded_ = true;
-        auto loaded = trace::KernelFunctionList::load();
-        if (auto *list = std::get_if<trace::KernelFunctionList>(&loaded))
-            functions_ = std::move(*list);
+        Result<trace::KernelFunctionList> loaded = trace::KernelFunctionList::load();
+        if (loaded)
+            functions_ = std::move(*loaded);
         else
-            error_ = std::get<std::string>(loaded);
+            error_ = loaded.error().message;
     }
     return functions_ ? &*functions_ : nullptr;
 }

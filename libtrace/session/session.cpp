@@ -424,22 +424,20 @@ Status Session::Impl::compile() {
     };
     // Kernel variables' addresses: /proc/kallsyms, read once if a program
     // names one.
-    auto kallsyms = std::make_shared<std::optional<trace::KernelSymbolTableResult>>();
+    auto kallsyms = std::make_shared<std::optional<Result<trace::KernelSymbolTable>>>();
     compile_options.kernel_symbol_address =
-        [kallsyms](std::string_view name,
-                   std::string_view module) -> std::variant<uint64_t, std::string> {
+        [kallsyms](std::string_view name, std::string_view module) -> Result<uint64_t> {
         if (!kallsyms->has_value())
             kallsyms->emplace(trace::KernelSymbolTable::load());
-        const auto *table = std::get_if<trace::KernelSymbolTable>(&**kallsyms);
+        const Result<trace::KernelSymbolTable> &table = **kallsyms;
         if (!table)
-            return "cannot read /proc/kallsyms: " +
-                   std::get<trace::KernelSymbolError>(**kallsyms).message;
+            return table.error().prefixed("cannot read /proc/kallsyms");
         if (std::optional<uint64_t> address = table->lookup(name, module); address && *address)
             return *address;
         if (table->lookup("__start_rodata").value_or(0) && !table->lookup("jiffies"))
-            return "it is not in /proc/kallsyms, which lists no kernel variables here (the "
-                   "kernel was built without CONFIG_KALLSYMS_ALL)";
-        return "it is not in /proc/kallsyms";
+            return failure("it is not in /proc/kallsyms, which lists no kernel variables here "
+                           "(the kernel was built without CONFIG_KALLSYMS_ALL)");
+        return failure("it is not in /proc/kallsyms");
     };
     auto wants = [&](std::string_view stage) {
         return std::find(options.dump_stages.begin(), options.dump_stages.end(), stage) !=

@@ -267,9 +267,9 @@ Status Session::Impl::begin(Tracing &tracing, const Interrupts &interrupts) {
     auto symbols = std::make_shared<std::optional<trace::KernelSymbolTable>>();
     auto kernel_table = [symbols]() -> const trace::KernelSymbolTable * {
         if (!symbols->has_value()) {
-            trace::KernelSymbolTableResult loaded = trace::KernelSymbolTable::load();
-            if (auto *table = std::get_if<trace::KernelSymbolTable>(&loaded))
-                symbols->emplace(std::move(*table));
+            Result<trace::KernelSymbolTable> loaded = trace::KernelSymbolTable::load();
+            if (loaded)
+                symbols->emplace(std::move(*loaded));
         }
         return symbols->has_value() ? &**symbols : nullptr;
     };
