@@ -86,15 +86,14 @@ const std::vector<ProcessModule> *UserSymbols::modules_of(pid_t pid, bool reread
     auto known = processes_.find(pid);
     if (known != processes_.end() && !reread)
         return &known->second;
-    std::variant<std::vector<ProcessModule>, std::string> read = read_process_modules(pid);
-    auto *modules = std::get_if<std::vector<ProcessModule>>(&read);
-    if (!modules) {
+    Result<std::vector<ProcessModule>> read = read_process_modules(pid);
+    if (!read) {
         // Gone: keep what was known; an unknown pid stays without modules
         // rather than failing again on each of its addresses.
         return &processes_[pid];
     }
     std::vector<ProcessModule> &slot = processes_[pid];
-    slot = std::move(*modules);
+    slot = std::move(*read);
     for (const ProcessModule &module : slot)
         if (module.open_path != module.path)
             file_of(module);
@@ -111,10 +110,9 @@ bool UserSymbols::may_reread(pid_t pid, uint64_t address) {
 std::shared_ptr<const ElfFile> UserSymbols::file_of(const ProcessModule &module) {
     const auto [slot, added] = opened_.try_emplace({module.open_path, module.inode});
     if (added) {
-        std::variant<std::shared_ptr<const ElfFile>, std::string> file =
-            files_->get(module.open_path);
-        if (auto *opened = std::get_if<std::shared_ptr<const ElfFile>>(&file))
-            slot->second = std::move(*opened);
+        Result<std::shared_ptr<const ElfFile>> file = files_->get(module.open_path);
+        if (file)
+            slot->second = std::move(*file);
     }
     return slot->second;
 }

@@ -85,19 +85,18 @@ public:
         if (!request)
             return {};
         auto modules = modules_.of(*pid);
-        if (auto *error = std::get_if<std::string>(&modules))
-            return failure("probe '" + pattern.full() + "': " + *error);
-        for (const trace::ProcessModule &module :
-             *std::get<const std::vector<trace::ProcessModule> *>(modules)) {
+        if (!modules)
+            return modules.error().prefixed("probe '" + pattern.full() + "'");
+        for (const trace::ProcessModule &module : **modules) {
             if (!module.matches(pattern.module))
                 continue;
             auto file = modules_.file(module);
-            if (auto *error = std::get_if<std::string>(&file)) {
+            if (!file) {
                 if (trace::has_glob(pattern.module) || pattern.module.empty())
                     continue; // an unreadable module among many is not the one asked for
-                return failure("probe '" + pattern.full() + "': " + *error);
+                return file.error().prefixed("probe '" + pattern.full() + "'");
             }
-            const auto &elf = *std::get<std::shared_ptr<const trace::ElfFile>>(file);
+            const trace::ElfFile &elf = **file;
             for (const trace::ElfFunction *function : functions(elf, pattern.function)) {
                 std::optional<uint64_t> entry = elf.file_offset(function->address);
                 if (!entry)
@@ -138,12 +137,11 @@ public:
         if (!pid || !parse_name(pattern.name))
             return std::nullopt;
         auto modules = modules_.of(*pid);
-        if (std::holds_alternative<std::string>(modules))
+        if (!modules)
             return std::nullopt;
         std::string names;
         bool any_module = false;
-        for (const trace::ProcessModule &module :
-             *std::get<const std::vector<trace::ProcessModule> *>(modules)) {
+        for (const trace::ProcessModule &module : **modules) {
             names += (names.empty() ? "" : ", ") +
                      (module.main_executable ? "a.out (" + module.name() + ")" : module.name());
             any_module |= module.matches(pattern.module);

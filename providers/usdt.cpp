@@ -152,13 +152,12 @@ public:
                     pids.push_back(pid);
         for (pid_t pid : pids) {
             auto modules = modules_.of(pid);
-            if (auto *error = std::get_if<std::string>(&modules)) {
+            if (!modules) {
                 if (named && named->second == pid && !trace::has_glob(pattern.provider))
-                    return failure("probe '" + pattern.full() + "': " + *error);
+                    return modules.error().prefixed("probe '" + pattern.full() + "'");
                 continue;
             }
-            for (const trace::ProcessModule &module :
-                 *std::get<const std::vector<trace::ProcessModule> *>(modules))
+            for (const trace::ProcessModule &module : **modules)
                 if (module.matches(pattern.module))
                     add_probes(module.open_path, module.name(), pid, pattern, table, out);
         }
@@ -175,14 +174,12 @@ public:
             trace::has_glob(pattern.provider))
             return std::nullopt;
         auto modules = modules_.of(named->second);
-        if (std::holds_alternative<std::string>(modules))
+        if (!modules)
             return std::nullopt;
         std::set<std::string> probes;
-        for (const trace::ProcessModule &module :
-             *std::get<const std::vector<trace::ProcessModule> *>(modules)) {
-            auto file = modules_.file(module);
-            if (const auto *elf = std::get_if<std::shared_ptr<const trace::ElfFile>>(&file))
-                for (const trace::UsdtProbe &note : probes_of(**elf))
+        for (const trace::ProcessModule &module : **modules) {
+            if (auto file = modules_.file(module))
+                for (const trace::UsdtProbe &note : probes_of(**file))
                     probes.insert(note.provider + ":" + trace::usdt_probe_name_in_d(note.name) +
                                   " (" + module.name() + ")");
         }
@@ -271,11 +268,10 @@ private:
             if (pid == getpid())
                 continue;
             auto modules = modules_.of(pid);
-            if (std::holds_alternative<std::string>(modules))
+            if (!modules)
                 continue; // a kernel thread, or gone
             found.processes++;
-            for (const trace::ProcessModule &module :
-                 *std::get<const std::vector<trace::ProcessModule> *>(modules)) {
+            for (const trace::ProcessModule &module : **modules) {
                 struct stat st;
                 if (stat(module.open_path.c_str(), &st) != 0)
                     continue;
@@ -345,9 +341,9 @@ private:
         const NoteFile &file, const std::string &module_name, const ProbePattern &pattern,
         std::vector<std::pair<trace::ProbeName, std::shared_ptr<UprobeProbeData>>> &named) {
         auto parsed = modules_.file(file.open_path);
-        if (std::holds_alternative<std::string>(parsed))
+        if (!parsed)
             return;
-        const auto &elf = *std::get<std::shared_ptr<const trace::ElfFile>>(parsed);
+        const trace::ElfFile &elf = **parsed;
         for (const trace::UsdtProbe &note : probes_of(elf)) {
             if (!trace::glob_match(pattern.provider, note.provider))
                 continue;
@@ -424,8 +420,8 @@ private:
             return found.error().prefixed("probe '" + pattern.full() + "'");
         const std::string &path = *found;
         auto file = modules_.file(path);
-        if (auto *error = std::get_if<std::string>(&file))
-            return failure("probe '" + pattern.full() + "': " + *error);
+        if (!file)
+            return file.error().prefixed("probe '" + pattern.full() + "'");
         ProbePattern notes = pattern;
         notes.provider = "*"; // the note's provider is in the function field
         notes.function = "";
@@ -443,9 +439,9 @@ private:
                     std::string_view note_provider_glob = {},
                     BareProviderNotes bare = BareProviderNotes::AsNamed) {
         auto file = modules_.file(path);
-        if (std::holds_alternative<std::string>(file))
+        if (!file)
             return; // match_path() reports it; a process's other modules may do
-        const auto &elf = *std::get<std::shared_ptr<const trace::ElfFile>>(file);
+        const trace::ElfFile &elf = **file;
         const std::vector<trace::UsdtProbe> &notes = probes_of(elf);
         // Probe names in order of first appearance, with their sites.
         std::vector<std::pair<trace::ProbeName, std::vector<const trace::UsdtProbe *>>> named;
