@@ -197,10 +197,9 @@ Status Session::list() {
     for (ProbeFilter &filter : filters)
         for (std::string *field : {&filter.pattern.provider, &filter.pattern.module,
                                    &filter.pattern.function, &filter.pattern.name}) {
-            std::string error;
-            std::optional<std::string> expanded = trace::expand_probe_macros(*field, macros, error);
+            Result<std::string> expanded = trace::expand_probe_macros(*field, macros);
             if (!expanded)
-                return failure("invalid probe description " + filter.text + ": " + error);
+                return expanded.error().prefixed("invalid probe description " + filter.text);
             *field = *expanded;
         }
     providers::ProviderContext context{&session.targets};
@@ -289,19 +288,20 @@ Status Session::Impl::compile() {
         const ast::Clause &clause = *program.clauses[c];
         for (const ast::ProbeDescription &description : clause.probes) {
             providers::ProbePattern pattern;
-            std::string macro_error;
-            bool expanded = true;
+            Status expanded;
             for (auto [field, text] : {std::pair{&pattern.provider, &description.provider},
                                        std::pair{&pattern.module, &description.module},
                                        std::pair{&pattern.function, &description.function},
                                        std::pair{&pattern.name, &description.name}})
                 if (expanded) {
-                    std::optional<std::string> value =
-                        trace::expand_probe_macros(*text, macros, macro_error);
-                    expanded = value.has_value();
-                    *field = value.value_or("");
+                    Result<std::string> value = trace::expand_probe_macros(*text, macros);
+                    if (value)
+                        *field = *value;
+                    else
+                        expanded = std::move(value).error();
                 }
             if (!expanded) {
+                const std::string &macro_error = expanded.error().message;
                 Diagnostic &d =
                     diagnostics.error("D_MACRO_UNDEF", description.range,
                                       "probe description " + description.text + ": " + macro_error);
