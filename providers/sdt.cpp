@@ -291,8 +291,8 @@ public:
     }
 
     std::vector<trace::ProbeArgument> arguments(const trace::Probe &probe) override {
-        const FormatEntry &entry = format_of(probe);
-        return entry.format ? sdt_arguments(*entry.format) : std::vector<trace::ProbeArgument>{};
+        const Result<trace::TracepointFormat> &format = format_of(probe);
+        return format ? sdt_arguments(*format) : std::vector<trace::ProbeArgument>{};
     }
 
     std::vector<Trampoline> trampolines(std::span<const trace::Probe *const> enabled) override {
@@ -328,11 +328,6 @@ public:
     }
 
 private:
-    struct FormatEntry {
-        std::optional<trace::TracepointFormat> format;
-        std::string error; // why there is none
-    };
-
     static const SdtProbeData &data_of(const trace::Probe &probe) {
         return static_cast<const SdtProbeData &>(*probe.data);
     }
@@ -414,29 +409,31 @@ private:
         return table.add(std::move(name), std::move(data));
     }
 
-    // The probe's parsed format file, read once.
-    const FormatEntry &format_of(const trace::Probe &probe) {
-        auto [it, inserted] = formats_.try_emplace(probe.id);
-        if (!inserted)
-            return it->second;
-        const SdtProbeData &data = data_of(probe);
+    // The probe's parsed format file, read once; an error says why there is
+    // none.
+    const Result<trace::TracepointFormat> &format_of(const trace::Probe &probe) {
+        if (auto known = formats_.find(probe.id); known != formats_.end())
+            return known->second;
+        return formats_.emplace(probe.id, read_format(data_of(probe))).first->second;
+    }
+
+    Result<trace::TracepointFormat> read_format(const SdtProbeData &data) const {
         Result<std::string> text =
             trace::read_tracepoint_format(tracefs_dir_, data.group, data.event);
-        if (!text) {
-            it->second.error = text.error().message;
-            return it->second;
-        }
-        std::string problem;
-        it->second.format = trace::parse_tracepoint_format(*text, problem);
-        if (!it->second.format)
-            it->second.error =
-                "tracepoint " + data.group + ":" + data.event + ": its format file, " + problem;
-        return it->second;
+        if (!text)
+            return std::move(text).error();
+        Result<trace::TracepointFormat> format = trace::parse_tracepoint_format(*text);
+        if (format)
+            return format;
+        Error error = std::move(format).error();
+        error.message =
+            "tracepoint " + data.group + ":" + data.event + ": its format file, " + error.message;
+        return error;
     }
 
     const trace::TracepointFormat *probe_format(const trace::Probe &probe) {
-        const FormatEntry &entry = format_of(probe);
-        return entry.format ? &*entry.format : nullptr;
+        const Result<trace::TracepointFormat> &format = format_of(probe);
+        return format ? &*format : nullptr;
     }
 
     static std::vector<ArgumentLoad> loads_of(const trace::TracepointFormat *format) {
@@ -472,10 +469,10 @@ private:
             for (const trace::Probe *probe : probes) {
                 // Its program reads no field: it would fire with arguments
                 // nobody could type.
-                const FormatEntry &entry = format_of(*probe);
-                if (!entry.format) {
+                const Result<trace::TracepointFormat> &format = format_of(*probe);
+                if (!format) {
                     context.warnings.push_back("probe '" + probe->name.full() +
-                                               "' left out: " + entry.error);
+                                               "' left out: " + format.error().message);
                     continue;
                 }
                 const SdtProbeData &data = data_of(*probe);
@@ -530,7 +527,7 @@ private:
     Status events_listed_;
     std::string tracefs_dir_;
     std::vector<trace::TracefsEvent> events_;
-    std::map<uint32_t, FormatEntry> formats_; // by probe ID
+    std::map<uint32_t, Result<trace::TracepointFormat>> formats_; // by probe ID
 };
 
 } // namespace

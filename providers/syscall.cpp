@@ -183,9 +183,8 @@ public:
         std::string event =
             (data_of(probe).is_return ? "sys_exit_" : "sys_enter_") + probe.name.function;
         Result<std::string> text = trace::read_tracepoint_format(tracefs_dir_, "syscalls", event);
-        std::string error;
-        std::optional<trace::TracepointFormat> format =
-            text ? trace::parse_tracepoint_format(*text, error) : std::nullopt;
+        Result<trace::TracepointFormat> format =
+            text ? trace::parse_tracepoint_format(*text) : std::move(text).error();
         return format ? syscall_event_arguments(*format) : std::vector<trace::ProbeArgument>{};
     }
 

@@ -15,10 +15,9 @@ namespace dtx::providers {
 namespace {
 
 std::vector<trace::ProbeArgument> arguments_of(std::string_view fields) {
-    std::string error;
-    std::optional<trace::TracepointFormat> format =
-        trace::parse_tracepoint_format("name: test\nformat:\n" + std::string(fields), error);
-    EXPECT_TRUE(format) << error;
+    Result<trace::TracepointFormat> format =
+        trace::parse_tracepoint_format("name: test\nformat:\n" + std::string(fields));
+    EXPECT_TRUE(format) << format.error().message;
     return format ? sdt_arguments(*format) : std::vector<trace::ProbeArgument>{};
 }
 
