@@ -22,6 +22,11 @@
 
 namespace dtx::codegen {
 
+// The largest ring buffer (bufsize, rounded up to a power of two of at least
+// a page): a map's max_entries N is written in BTF as an array of N ints,
+// whose 4N bytes must fit in 32 bits.
+inline constexpr uint64_t kMaxRingBufferSize = uint64_t{1} << 29;
+
 struct CompileOptions {
     uint64_t strsize = 256;
     uint64_t aggsize = 4 << 20; // bytes of aggregation data, sizes the maps

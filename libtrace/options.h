@@ -61,9 +61,10 @@ struct OptionValue {
     uint64_t number = 0; // Toggle, Size (bytes), Rate (nanoseconds), Number
 };
 
-// dtrace's words for setopt() of a name it does not define, and of an
-// option that cannot change while tracing.
+// dtrace's words for setopt() of a name it does not define, of a value it
+// refuses, and of an option that cannot change while tracing.
 inline constexpr std::string_view kInvalidOptionName = "Invalid option name";
+inline constexpr std::string_view kInvalidOptionValue = "Invalid value for specified option";
 inline constexpr std::string_view kOptionWhileTracing = "Operation illegal when tracing is active";
 inline constexpr std::string_view kOptionInProgram =
     "Option cannot be used from within a D program";
@@ -76,7 +77,10 @@ Error option_error(std::string message, std::string_view dtrace_reason);
 // The dtrace words of an option_error().
 std::string_view dtrace_reason(const Error &option_error);
 
-// Reads `value` (none: the name alone, "-x quiet") as `spec` takes it.
+// Reads `value` (none: the name alone, "-x quiet") as `spec` takes it: its
+// syntax, not its range (apply_option() in libtrace/session knows each
+// option's). A number too large for 64 bits, given or once scaled by its
+// suffix or unit, reads as UINT64_MAX, above every range.
 Result<OptionValue> parse_option(const OptionSpec &spec, const std::optional<std::string> &value);
 
 // The one-line notice for an option dtx accepts but does not act on.
