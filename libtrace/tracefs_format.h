@@ -17,7 +17,6 @@
 #include "libtrace/error.h"
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
