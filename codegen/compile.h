@@ -7,6 +7,7 @@
 
 #include "codegen/sema.h"
 #include "codegen/trampoline.h"
+#include "libtrace/error.h"
 #include "libtrace/probe.h"
 #include "libtrace/program_description.h"
 #include "parser/ast.h"
@@ -17,10 +18,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 namespace dtx::codegen {
+
+// The largest ring buffer (bufsize, rounded up to a power of two of at least
+// a page): a map's max_entries N is written in BTF as an array of N ints,
+// whose 4N bytes must fit in 32 bits.
+inline constexpr uint64_t kMaxRingBufferSize = uint64_t{1} << 29;
 
 struct CompileOptions {
     uint64_t strsize = 256;
@@ -40,9 +45,8 @@ struct CompileOptions {
     std::function<std::optional<uint64_t>(std::string_view type, std::string_view member)>
         kernel_member_offset;
     // The address of a kernel symbol ("jiffies", module "" for any) from
-    // /proc/kallsyms, for `symbol kernel variables; the text says why not.
-    std::function<std::variant<uint64_t, std::string>(std::string_view name,
-                                                      std::string_view module)>
+    // /proc/kallsyms, for `symbol kernel variables; an error says why not.
+    std::function<Result<uint64_t>(std::string_view name, std::string_view module)>
         kernel_symbol_address;
     bool want_ir = false;       // keep the IR text (--dump=ir)
     bool want_assembly = false; // keep the BPF assembly (--dump=bpf)

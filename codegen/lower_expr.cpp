@@ -749,15 +749,14 @@ std::optional<llvm::Value *> Lowering::kernel_address(const ast::Expr &expr, Cla
             it->second.kind != sema::Resolution::Kind::KernelSymbol)
             return std::nullopt;
         const auto &id = *expr.as<ast::Identifier>();
-        std::variant<uint64_t, std::string> found =
-            options_.kernel_symbol_address
-                ? options_.kernel_symbol_address(id.name, id.module)
-                : std::variant<uint64_t, std::string>(std::string("no kernel symbol table"));
-        if (const auto *why = std::get_if<std::string>(&found)) {
-            error(expr.range, "kernel symbol '" + id.name + "': " + *why);
+        Result<uint64_t> found = options_.kernel_symbol_address
+                                     ? options_.kernel_symbol_address(id.name, id.module)
+                                     : failure("no kernel symbol table");
+        if (!found) {
+            error(expr.range, "kernel symbol '" + id.name + "': " + found.error().message);
             return const64(0);
         }
-        return const64(std::get<uint64_t>(found));
+        return const64(*found);
     }
     if (const auto *m = expr.as<ast::Member>(); m && !m->arrow) {
         std::optional<llvm::Value *> base = kernel_address(*m->base, state);

@@ -976,8 +976,8 @@ std::optional<CompiledProgram> Lowering::finish() {
         probe_names_[field] = table;
     }
 
-    if (std::string problem = link_runtime_library(*module_, *debug_); !problem.empty()) {
-        error({}, "linking the run-time library: " + problem);
+    if (Status linked = link_runtime_library(*module_, *debug_); !linked) {
+        error({}, "linking the run-time library: " + linked.error().message);
         return std::nullopt;
     }
     debug_->finalize();

@@ -168,9 +168,10 @@ void Lowering::plan_maps() {
         return "dtx_agg_" + (name.empty() ? std::string("_") : name);
     };
     // Each member may hold as many entries as it could in a map of its own.
+    // (Clamped before multiplying: a space up to 2^63 must not overflow.)
     auto entries = [&](const StorageMap &map, uint64_t space, uint64_t entry, uint64_t least) {
-        return uint32_t(
-            std::clamp<uint64_t>(space / entry * map.members.size(), least, kMaxHashEntries));
+        uint64_t each = std::min<uint64_t>(space / entry, kMaxHashEntries);
+        return uint32_t(std::clamp<uint64_t>(each * map.members.size(), least, kMaxHashEntries));
     };
     std::vector<llvm::GlobalVariable *> maps;
     std::vector<llvm::GlobalVariable *> spill_maps(plan.maps.size(), nullptr);

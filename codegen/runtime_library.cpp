@@ -86,7 +86,7 @@ private:
 
 } // namespace
 
-std::string link_runtime_library(llvm::Module &module, BpfDebugInfo &debug_info) {
+Status link_runtime_library(llvm::Module &module, BpfDebugInfo &debug_info) {
     std::vector<llvm::Function *> wanted;
     for (llvm::Function &function : module)
         if (function.isDeclaration() && is_runtime_name(function.getName()))
@@ -97,18 +97,19 @@ std::string link_runtime_library(llvm::Module &module, BpfDebugInfo &debug_info)
     llvm::Expected<std::unique_ptr<llvm::Module>> parsed =
         llvm::getLazyBitcodeModule(runtime_bitcode(), module.getContext());
     if (!parsed)
-        return "cannot read the run-time library: " + llvm::toString(parsed.takeError());
+        return failure("cannot read the run-time library: " + llvm::toString(parsed.takeError()));
     std::unique_ptr<llvm::Module> library = std::move(*parsed);
 
     for (llvm::Function *declaration : wanted) {
         std::string name = declaration->getName().str();
         llvm::Function *definition = library->getFunction(name);
         if (!definition || definition->isDeclaration() || definition->hasLocalLinkage())
-            return "the run-time library has no function '" + name + "'";
+            return failure("the run-time library has no function '" + name + "'");
         if (definition->getFunctionType() != declaration->getFunctionType())
-            return "run-time function '" + name + "' is declared as " +
-                   type_text(declaration->getFunctionType()) + ", but the library defines it as " +
-                   type_text(definition->getFunctionType());
+            return failure("run-time function '" + name + "' is declared as " +
+                           type_text(declaration->getFunctionType()) +
+                           ", but the library defines it as " +
+                           type_text(definition->getFunctionType()));
     }
 
     // The library is compiled for BPF alone; the module's own triple and data
@@ -131,8 +132,8 @@ std::string link_runtime_library(llvm::Module &module, BpfDebugInfo &debug_info)
         errors = diagnostics.errors();
     }
     if (failed)
-        return "cannot link the run-time library: " +
-               (errors.empty() ? std::string("unknown linker error") : errors);
+        return failure("cannot link the run-time library: " +
+                       (errors.empty() ? std::string("unknown linker error") : errors));
 
     // What came in: the functions asked for and the bpf_loop callbacks they
     // use, all without debug info yet. The kernel wants BTF for every one.

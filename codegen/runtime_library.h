@@ -71,6 +71,8 @@
 // 1,000,000 instructions the verifier processes at most).
 #pragma once
 
+#include "libtrace/error.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -105,8 +107,7 @@ constexpr uint64_t runtime_strtok_state_size(uint64_t strsize) {
 // debug_info.finalize(); calling it again links what was declared since.
 // The linker replaces each declaration with a new function: pointers to the
 // declarations are invalid afterwards (look the functions up by name).
-// Returns an error text, or an empty string.
-std::string link_runtime_library(llvm::Module &module, BpfDebugInfo &debug_info);
+Status link_runtime_library(llvm::Module &module, BpfDebugInfo &debug_info);
 
 // The declaration (or, once linked, the definition) of run-time function
 // `name` in `module`, with the library's signature; null if the library has

@@ -182,8 +182,7 @@ Result<const Attachment *> AttachmentSet::attach_tracepoint(int prog_fd, std::st
     description.append(category).append(":").append(event);
     Result<std::string> dir = tracefs_dir();
     if (!dir)
-        return Error(description + ": " + dir.error().message, dir.error().kind,
-                     dir.error().errnum);
+        return dir.error().prefixed(description);
     Result<uint32_t> id = read_tracepoint_id(*dir, category, event);
     if (!id)
         return id.error();

@@ -627,8 +627,9 @@ void Consumer::printa(const ActionDescription &action) {
                     scalar_value(function, row.data[i], aggregations[i]->normal)));
             }
         }
-        if (auto error = formatter_.format_printa(*action.parsed_format, keys, values, text)) {
-            warn("printa(): " + error->message);
+        if (Status formatted = formatter_.format_printa(*action.parsed_format, keys, values, text);
+            !formatted) {
+            warn("printa(): " + formatted.error().message);
             return;
         }
     }

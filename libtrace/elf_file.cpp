@@ -86,19 +86,19 @@ public:
     ElfHandle &operator=(const ElfHandle &) = delete;
     ~ElfHandle() { close(); }
 
-    // The reason `path` cannot be read as ELF ("not an ELF file"), or nullopt.
-    // Closes the file opened before, if any.
-    std::optional<std::string> open(const std::string &path) {
+    // Opens `path` as ELF; fails naming it and why ("PATH: not an ELF
+    // file"). Closes the file opened before, if any.
+    Status open(const std::string &path) {
         close();
         ensure_libelf_initialized();
         fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
         if (fd_ < 0)
-            return std::strerror(errno);
+            return Error(path + ": " + std::strerror(errno), errno);
         elf_ = elf_begin(fd_, ELF_C_READ_MMAP, nullptr);
         GElf_Ehdr header;
         if (!elf_ || elf_kind(elf_) != ELF_K_ELF || !gelf_getehdr(elf_, &header))
-            return "not an ELF file";
-        return std::nullopt;
+            return failure(path + ": not an ELF file");
+        return {};
     }
 
     Elf *get() const { return elf_; }
@@ -519,7 +519,7 @@ bool open_debug_file(const SectionMap &sections, const std::string &path,
         }
     }
     for (const std::string &candidate : candidates) {
-        if (candidate == path || !is_regular_file(candidate) || debug.open(candidate))
+        if (candidate == path || !is_regular_file(candidate) || !debug.open(candidate))
             continue;
         const std::string debug_id =
             build_id.empty() ? "" : read_build_id(debug.get(), map_sections(debug.get()));
@@ -532,10 +532,10 @@ bool open_debug_file(const SectionMap &sections, const std::string &path,
 } // namespace
 
 struct ElfFileLoader {
-    static std::variant<std::shared_ptr<const ElfFile>, std::string> load(const std::string &path) {
+    static Result<std::shared_ptr<const ElfFile>> load(const std::string &path) {
         ElfHandle handle;
-        if (std::optional<std::string> reason = handle.open(path))
-            return path + ": " + *reason;
+        if (Status opened = handle.open(path); !opened)
+            return std::move(opened).error();
         Elf *elf = handle.get();
         GElf_Ehdr header;
         gelf_getehdr(elf, &header);
@@ -632,7 +632,7 @@ struct ElfFileLoader {
     }
 };
 
-std::variant<std::shared_ptr<const ElfFile>, std::string> ElfFile::open(const std::string &path) {
+Result<std::shared_ptr<const ElfFile>> ElfFile::open(const std::string &path) {
     return ElfFileLoader::load(path);
 }
 
@@ -640,7 +640,7 @@ ElfFile::~ElfFile() = default;
 
 bool elf_file_has_section(const std::string &path, std::string_view name) {
     ElfHandle handle;
-    if (handle.open(path))
+    if (!handle.open(path))
         return false;
     size_t names_index = 0;
     if (elf_getshdrstrndx(handle.get(), &names_index) != 0)
@@ -718,11 +718,10 @@ std::optional<ElfFile::Section> ElfFile::section(std::string_view name) const {
     return std::nullopt;
 }
 
-std::variant<std::shared_ptr<const ElfFile>, std::string>
-ElfFileCache::get(const std::string &path) {
+Result<std::shared_ptr<const ElfFile>> ElfFileCache::get(const std::string &path) {
     struct stat status;
     if (::stat(path.c_str(), &status) != 0)
-        return path + ": " + std::strerror(errno);
+        return Error(path + ": " + std::strerror(errno), errno);
     const Key key{status.st_dev, status.st_ino, status.st_size,
                   static_cast<int64_t>(status.st_mtim.tv_sec) * 1'000'000'000 +
                       status.st_mtim.tv_nsec};
@@ -733,8 +732,8 @@ ElfFileCache::get(const std::string &path) {
                 return file;
     }
     // Read outside the lock: other threads' lookups need not wait for it.
-    auto opened = ElfFile::open(path);
-    if (auto *file = std::get_if<std::shared_ptr<const ElfFile>>(&opened)) {
+    Result<std::shared_ptr<const ElfFile>> opened = ElfFile::open(path);
+    if (opened) {
         std::lock_guard lock(mutex_);
         for (const auto &[cached_key, cached] : files_)
             if (cached_key == key)
@@ -743,7 +742,7 @@ ElfFileCache::get(const std::string &path) {
         std::erase_if(files_, [&key](const auto &entry) {
             return entry.first.device == key.device && entry.first.inode == key.inode;
         });
-        files_.emplace_back(key, *file);
+        files_.emplace_back(key, *opened);
     }
     return opened;
 }
@@ -752,7 +751,7 @@ ElfFileCache::get(const std::string &path) {
 // keep; only probe compilation asks, so the file is read again here.
 std::optional<uint64_t> ElfFile::data_symbol(std::string_view name) const {
     ElfHandle handle;
-    if (handle.open(path_))
+    if (!handle.open(path_))
         return std::nullopt;
     Elf_Scn *scn = nullptr;
     while ((scn = elf_nextscn(handle.get(), scn)) != nullptr) {

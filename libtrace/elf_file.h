@@ -16,6 +16,8 @@
 // "malloc@@GLIBC_2.2.5"); the version is kept beside the name.
 #pragma once
 
+#include "libtrace/error.h"
+
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -24,7 +26,6 @@
 #include <string>
 #include <string_view>
 #include <sys/types.h>
-#include <variant>
 #include <vector>
 
 namespace dtx::trace {
@@ -51,7 +52,7 @@ class ElfFile {
 public:
     // Reads `path`. The error names the file and the reason:
     // "/no/such: No such file or directory", "/etc/passwd: not an ELF file".
-    static std::variant<std::shared_ptr<const ElfFile>, std::string> open(const std::string &path);
+    static Result<std::shared_ptr<const ElfFile>> open(const std::string &path);
 
     const std::string &path() const { return path_; }
     // e_type == ET_DYN: a shared library or a PIE executable, loaded at a
@@ -135,7 +136,7 @@ bool elf_file_has_section(const std::string &path, std::string_view name);
 
 class ElfFileCache {
 public:
-    std::variant<std::shared_ptr<const ElfFile>, std::string> get(const std::string &path);
+    Result<std::shared_ptr<const ElfFile>> get(const std::string &path);
 
 private:
     struct Key {

@@ -11,6 +11,12 @@ std::string Error::to_string() const {
     return text;
 }
 
+Error Error::prefixed(std::string_view context) const {
+    Error error = *this;
+    error.message = std::string(context) + ": " + message;
+    return error;
+}
+
 Error errno_error(std::string_view target, std::string_view operation, int errnum,
                   std::string_view hint) {
     std::string message(target);

@@ -43,6 +43,9 @@ struct Error {
 
     // The message, then the details indented below it.
     std::string to_string() const;
+    // The same error with "CONTEXT: " before its message, to name what it
+    // concerns: error.prefixed("probe 'syscall::read:entry'").
+    Error prefixed(std::string_view context) const;
 };
 
 // "TARGET: OPERATION: strerror(errnum)[ (HINT)]", the shape of every error of

@@ -68,7 +68,7 @@ void KernelFunctionList::finish() {
                      functions_.end());
 }
 
-std::variant<KernelFunctionList, std::string> KernelFunctionList::load() {
+Result<KernelFunctionList> KernelFunctionList::load() {
     std::string filter_error;
     Result<std::string> tracefs = find_or_mount_tracefs();
     if (tracefs) {
@@ -84,12 +84,12 @@ std::variant<KernelFunctionList, std::string> KernelFunctionList::load() {
 
     const btf *vmlinux = vmlinux_btf();
     if (!vmlinux)
-        return filter_error + "; and the kernel has no BTF (/sys/kernel/btf/vmlinux) to list "
-                              "its functions instead";
+        return failure(filter_error + "; and the kernel has no BTF (/sys/kernel/btf/vmlinux) "
+                                      "to list its functions instead");
     int errnum = 0;
     std::string kallsyms = read_whole_file("/proc/kallsyms", errnum, std::size_t{16} << 20);
     if (errnum != 0)
-        return filter_error + "; and /proc/kallsyms: " + std::strerror(errnum);
+        return Error(filter_error + "; and /proc/kallsyms: " + std::strerror(errnum), errnum);
 
     std::unordered_set<std::string_view> kernel_functions = btf_function_names(*vmlinux, 1);
     // Each module's BTF on first sight of the module; modules without BTF

@@ -15,12 +15,13 @@
 // cold parts are not function entries at all.
 #pragma once
 
+#include "libtrace/error.h"
+
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 namespace dtx::trace {
@@ -46,7 +47,7 @@ public:
 
     // The running kernel's list (see the file comment); an error names the files
     // that could not be read and why.
-    static std::variant<KernelFunctionList, std::string> load();
+    static Result<KernelFunctionList> load();
 
     const std::vector<KernelFunction> &functions() const { return functions_; }
     // Where the list came from, for -v: "available_filter_functions" or

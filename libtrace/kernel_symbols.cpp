@@ -102,7 +102,7 @@ KernelSymbolTable::KernelSymbolTable(KernelSymbolTable &&) noexcept = default;
 KernelSymbolTable &KernelSymbolTable::operator=(KernelSymbolTable &&) noexcept = default;
 KernelSymbolTable::~KernelSymbolTable() = default;
 
-KernelSymbolTableResult KernelSymbolTable::parse(std::string text, std::string_view source) {
+Result<KernelSymbolTable> KernelSymbolTable::parse(std::string text, std::string_view source) {
     auto data = std::make_unique<Data>();
     data->text = std::move(text);
     data->modules.push_back(kKernelImage);
@@ -162,11 +162,11 @@ KernelSymbolTableResult KernelSymbolTable::parse(std::string text, std::string_v
     }
 
     if (!data->entries.empty() && !any_nonzero)
-        return KernelSymbolError{
+        return failure(
             std::string(source) +
-            ": kernel symbol addresses are hidden (all read as zero): " + kptr_restrict_hint()};
+            ": kernel symbol addresses are hidden (all read as zero): " + kptr_restrict_hint());
     if (data->entries.empty())
-        return KernelSymbolError{std::string(source) + ": no symbols"};
+        return failure(std::string(source) + ": no symbols");
 
     // The file is nearly sorted (modules and bpf programs may not be): sort it
     // by address only when it is not, then order each run of names sharing an
@@ -195,12 +195,12 @@ KernelSymbolTableResult KernelSymbolTable::parse(std::string text, std::string_v
     return KernelSymbolTable(std::move(data));
 }
 
-KernelSymbolTableResult KernelSymbolTable::load(const std::string &path) {
+Result<KernelSymbolTable> KernelSymbolTable::load(const std::string &path) {
     int errnum = 0;
     // /proc/kallsyms is ~5 MB (~120k symbols) on a typical kernel.
     std::string text = read_whole_file(path, errnum, std::size_t{8} << 20);
     if (errnum != 0)
-        return KernelSymbolError{path + ": " + std::strerror(errnum)};
+        return Error(path + ": " + std::strerror(errnum), errnum);
     return parse(std::move(text), path);
 }
 
@@ -265,11 +265,11 @@ KernelSymbols::KernelSymbols(std::string path) : path_(std::move(path)) {}
 
 void KernelSymbols::load() const {
     std::call_once(loaded_, [this] {
-        KernelSymbolTableResult result = KernelSymbolTable::load(path_);
-        if (auto *table = std::get_if<KernelSymbolTable>(&result))
-            table_.emplace(std::move(*table));
+        Result<KernelSymbolTable> result = KernelSymbolTable::load(path_);
+        if (result)
+            table_.emplace(std::move(*result));
         else
-            error_ = std::get<KernelSymbolError>(result).message;
+            error_ = result.error().message;
     });
 }
 

@@ -16,6 +16,8 @@
 // after the first symbol.
 #pragma once
 
+#include "libtrace/error.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -23,7 +25,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 namespace dtx::trace {
@@ -38,24 +39,16 @@ struct KernelSymbol {
     char type = 0;           // the kallsyms type letter ('T', 't', 'D', ...)
 };
 
-class KernelSymbolTable;
-
-struct KernelSymbolError {
-    // Says which file and why, e.g. "/proc/kallsyms: kernel symbol addresses are
-    // hidden (all read as zero): kernel.kptr_restrict is 2; ...".
-    std::string message;
-};
-
-using KernelSymbolTableResult = std::variant<KernelSymbolTable, KernelSymbolError>;
-
 class KernelSymbolTable {
 public:
     // The symbols of TEXT, in /proc/kallsyms format. Lines that do not parse are
-    // skipped. `source` names the text in error messages.
-    static KernelSymbolTableResult parse(std::string text,
-                                         std::string_view source = "/proc/kallsyms");
+    // skipped. An error says which text and why, e.g. "/proc/kallsyms: kernel
+    // symbol addresses are hidden (all read as zero): kernel.kptr_restrict is
+    // 2; ...", `source` naming the text.
+    static Result<KernelSymbolTable> parse(std::string text,
+                                           std::string_view source = "/proc/kallsyms");
     // Reads and parses `path` (one read of the whole file).
-    static KernelSymbolTableResult load(const std::string &path = "/proc/kallsyms");
+    static Result<KernelSymbolTable> load(const std::string &path = "/proc/kallsyms");
 
     KernelSymbolTable(KernelSymbolTable &&) noexcept;
     KernelSymbolTable &operator=(KernelSymbolTable &&) noexcept;

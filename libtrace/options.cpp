@@ -114,22 +114,27 @@ constexpr std::array<std::string_view, 21> kVersions = {
     "1.4.1", "1.5",   "1.6",   "1.6.1", "1.6.2", "1.6.3", "1.6.4",
     "2.0",   "2.0.1", "2.0.2", "2.0.3", "2.0.4", "2.0.5", "2.0.6"};
 
-constexpr std::string_view kInvalidValue = "Invalid value for specified option";
 constexpr std::string_view kBadVersionForm = "Version is not properly formatted or is too large";
 constexpr std::string_view kUnknownVersion = "Requested version is not supported by compiler";
 
 // strtoull over the whole of `text` (base 0, as dtrace reads numbers),
-// refusing negative numbers; the rest of the text goes to `rest`.
+// refusing negative numbers; the rest of the text goes to `rest`. A number
+// too large for 64 bits reads as UINT64_MAX, above every option's range.
 std::optional<uint64_t> leading_number(const std::string &text, std::string_view &rest) {
     if (text.empty() || text[0] == '-' || std::isspace(uint8_t(text[0])))
         return std::nullopt;
     char *end = nullptr;
     errno = 0;
     unsigned long long value = std::strtoull(text.c_str(), &end, 0);
-    if (errno != 0 || end == text.c_str())
+    if ((errno != 0 && errno != ERANGE) || end == text.c_str())
         return std::nullopt;
     rest = std::string_view(text).substr(size_t(end - text.c_str()));
     return value;
+}
+
+// number * scale, or UINT64_MAX where that overflows.
+uint64_t scaled(uint64_t number, uint64_t scale) {
+    return scale != 0 && number > UINT64_MAX / scale ? UINT64_MAX : number * scale;
 }
 
 // dt_opt_runtime's words for set and unset.
@@ -159,10 +164,7 @@ std::optional<uint64_t> size_value(const std::string &text) {
     size_t power = suffixes.find(char(std::tolower(uint8_t(rest[0]))));
     if (power == std::string_view::npos)
         return std::nullopt;
-    unsigned shift = 10 * unsigned(power + 1);
-    if (*number > (UINT64_MAX >> shift))
-        return std::nullopt;
-    return *number << shift;
+    return scaled(*number, uint64_t{1} << (10 * (power + 1)));
 }
 
 // dt_opt_rate: nanoseconds between events, from a time or a frequency.
@@ -196,7 +198,7 @@ std::optional<uint64_t> rate_value(const std::string &text) {
             continue;
         if (scale == 0)
             return *number == 0 ? 0 : kSecond / *number;
-        return *number * scale;
+        return scaled(*number, scale);
     }
     return std::nullopt;
 }
@@ -256,19 +258,28 @@ std::span<const std::string_view> d_versions() {
     return kVersions;
 }
 
-std::variant<OptionValue, OptionError> parse_option(const OptionSpec &spec,
-                                                    const std::optional<std::string> &value) {
+Error option_error(std::string message, std::string_view dtrace_reason) {
+    Error error(std::move(message));
+    error.details.emplace_back(dtrace_reason);
+    return error;
+}
+
+std::string_view dtrace_reason(const Error &option_error) {
+    return option_error.details.front();
+}
+
+Result<OptionValue> parse_option(const OptionSpec &spec, const std::optional<std::string> &value) {
     const std::string name(spec.name);
     auto invalid = [&](const std::string &expected) {
         std::string given = value ? "'" + *value + "'" : "nothing";
-        return OptionError{"option '" + name + "' needs " + expected + ", not " + given,
-                           kInvalidValue};
+        return option_error("option '" + name + "' needs " + expected + ", not " + given,
+                            kInvalidOptionValue);
     };
     switch (spec.syntax) {
     case Syntax::Flag:
         if (value)
-            return OptionError{"option '" + name + "' takes no value, not '" + *value + "'",
-                               kInvalidValue};
+            return option_error("option '" + name + "' takes no value, not '" + *value + "'",
+                                kInvalidOptionValue);
         return OptionValue{};
     case Syntax::Ignored:
         return OptionValue{};
@@ -338,14 +349,14 @@ std::variant<OptionValue, OptionError> parse_option(const OptionSpec &spec,
     }
     case Syntax::Version: {
         if (!value || !well_formed_version(*value))
-            return OptionError{"option 'version' needs a D version such as 2.0, not " +
-                                   (value ? "'" + *value + "'" : std::string("nothing")),
-                               kBadVersionForm};
+            return option_error("option 'version' needs a D version such as 2.0, not " +
+                                    (value ? "'" + *value + "'" : std::string("nothing")),
+                                kBadVersionForm);
         std::string version = canonical_version(*value);
         if (std::find(kVersions.begin(), kVersions.end(), version) == kVersions.end())
-            return OptionError{"D version '" + *value +
-                                   "' is not one dtrace defines: " + version_list(),
-                               kUnknownVersion};
+            return option_error("D version '" + *value +
+                                    "' is not one dtrace defines: " + version_list(),
+                                kUnknownVersion);
         return OptionValue{};
     }
     }

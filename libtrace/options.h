@@ -5,12 +5,13 @@
 // value is checked as dtrace checks it.
 #pragma once
 
+#include "libtrace/error.h"
+
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
-#include <variant>
 
 namespace dtx::trace {
 
@@ -60,24 +61,27 @@ struct OptionValue {
     uint64_t number = 0; // Toggle, Size (bytes), Rate (nanoseconds), Number
 };
 
-// Why a value cannot be read: `message` says what was given and what is
-// expected ("option 'bufsize' needs a size ..., not 'x'"); `dtrace_reason`
-// is dtrace's own words for the failure, which setopt()'s warning repeats.
-struct OptionError {
-    std::string message;
-    std::string_view dtrace_reason;
-};
-
-// dtrace's words for setopt() of a name it does not define, and of an
-// option that cannot change while tracing.
+// dtrace's words for setopt() of a name it does not define, of a value it
+// refuses, and of an option that cannot change while tracing.
 inline constexpr std::string_view kInvalidOptionName = "Invalid option name";
+inline constexpr std::string_view kInvalidOptionValue = "Invalid value for specified option";
 inline constexpr std::string_view kOptionWhileTracing = "Operation illegal when tracing is active";
 inline constexpr std::string_view kOptionInProgram =
     "Option cannot be used from within a D program";
 
-// Reads `value` (none: the name alone, "-x quiet") as `spec` takes it.
-std::variant<OptionValue, OptionError> parse_option(const OptionSpec &spec,
-                                                    const std::optional<std::string> &value);
+// An option value refused: `message` says what was given and what is
+// expected ("option 'bufsize' needs a size ..., not 'x'"); the one detail is
+// dtrace's own words for the failure (`dtrace_reason`), which setopt()'s
+// warning repeats.
+Error option_error(std::string message, std::string_view dtrace_reason);
+// The dtrace words of an option_error().
+std::string_view dtrace_reason(const Error &option_error);
+
+// Reads `value` (none: the name alone, "-x quiet") as `spec` takes it: its
+// syntax, not its range (apply_option() in libtrace/session knows each
+// option's). A number too large for 64 bits, given or once scaled by its
+// suffix or unit, reads as UINT64_MAX, above every range.
+Result<OptionValue> parse_option(const OptionSpec &spec, const std::optional<std::string> &value);
 
 // The one-line notice for an option dtx accepts but does not act on.
 std::string no_effect_notice(const OptionSpec &spec);

@@ -457,9 +457,9 @@ std::string spec_name(const ConversionSpec &spec) {
     return std::string(spec.aggregation_value ? "%@" : "%") + std::string(spec.info->name);
 }
 
-FormatError mismatch(const ConversionSpec &spec, const FormatArgument &value) {
-    return FormatError{conversion_label(spec.number) + " (" + spec_name(spec) + ") cannot format " +
-                       describe(value)};
+Error mismatch(const ConversionSpec &spec, const FormatArgument &value) {
+    return failure(conversion_label(spec.number) + " (" + spec_name(spec) + ") cannot format " +
+                   describe(value));
 }
 
 // DTrace's %Y: ctime's fields reordered as "2026 Nov 21 07:16:30", in local
@@ -498,43 +498,40 @@ std::string hex_address(uint64_t address) {
 
 } // namespace
 
-std::optional<FormatError> Formatter::format_printf(const ParsedFormat &format,
-                                                    std::span<const FormatArgument> arguments,
-                                                    std::string &out) const {
+Status Formatter::format_printf(const ParsedFormat &format,
+                                std::span<const FormatArgument> arguments, std::string &out) const {
     return format_pieces(format, arguments, {}, false, out);
 }
 
-std::optional<FormatError>
-Formatter::format_printa(const ParsedFormat &format, std::span<const FormatArgument> keys,
-                         std::span<const FormatArgument> aggregation_values,
-                         std::string &out) const {
+Status Formatter::format_printa(const ParsedFormat &format, std::span<const FormatArgument> keys,
+                                std::span<const FormatArgument> aggregation_values,
+                                std::string &out) const {
     return format_pieces(format, keys, aggregation_values, true, out);
 }
 
-std::optional<FormatError>
-Formatter::format_pieces(const ParsedFormat &format, std::span<const FormatArgument> arguments,
-                         std::span<const FormatArgument> aggregation_values, bool is_printa,
-                         std::string &out) const {
+Status Formatter::format_pieces(const ParsedFormat &format,
+                                std::span<const FormatArgument> arguments,
+                                std::span<const FormatArgument> aggregation_values, bool is_printa,
+                                std::string &out) const {
     const size_t original_size = out.size();
-    auto fail = [&](FormatError error) {
+    auto fail = [&](Error error) {
         out.resize(original_size);
-        return std::optional<FormatError>(std::move(error));
+        return Status(std::move(error));
     };
     size_t next_argument = 0;
     size_t next_aggregation_value = 0;
 
     // '*' arguments are read as int from a value of any width, as dtrace does.
-    auto take_dynamic = [&](const ConversionSpec &spec,
-                            std::string_view what) -> std::variant<int, FormatError> {
+    auto take_dynamic = [&](const ConversionSpec &spec, std::string_view what) -> Result<int> {
         if (next_argument >= arguments.size())
-            return FormatError{conversion_label(spec.number) + " (" + spec_name(spec) +
-                               ") is missing its '" + std::string(what) + "' argument"};
+            return failure(conversion_label(spec.number) + " (" + spec_name(spec) +
+                           ") is missing its '" + std::string(what) + "' argument");
         const FormatArgument &argument = arguments[next_argument++];
         const auto *integer = std::get_if<IntegerValue>(&argument);
         if (integer == nullptr || !is_valid_size(*integer))
-            return FormatError{conversion_label(spec.number) + " (" + spec_name(spec) +
-                               ") needs an integer for its '" + std::string(what) +
-                               "' argument, not " + describe(argument)};
+            return failure(conversion_label(spec.number) + " (" + spec_name(spec) +
+                           ") needs an integer for its '" + std::string(what) + "' argument, not " +
+                           describe(argument));
         return static_cast<int>(sign_extend(*integer));
     };
 
@@ -548,28 +545,28 @@ Formatter::format_pieces(const ParsedFormat &format, std::span<const FormatArgum
         std::optional<int> precision = spec.precision;
         if (spec.dynamic_width) {
             auto taken = take_dynamic(spec, "*");
-            if (auto *error = std::get_if<FormatError>(&taken))
-                return fail(std::move(*error));
-            width = std::get<int>(taken);
+            if (!taken)
+                return fail(std::move(taken).error());
+            width = *taken;
             if (width == INT_MIN)
-                return fail(FormatError{conversion_label(spec.number) + " (" + spec_name(spec) +
-                                        ") has a width out of range"});
+                return fail(failure(conversion_label(spec.number) + " (" + spec_name(spec) +
+                                    ") has a width out of range"));
         }
         if (spec.dynamic_precision) {
             auto taken = take_dynamic(spec, ".*");
-            if (auto *error = std::get_if<FormatError>(&taken))
-                return fail(std::move(*error));
-            precision = std::get<int>(taken);
+            if (!taken)
+                return fail(std::move(taken).error());
+            precision = *taken;
         }
 
         const FormatArgument *value = nullptr;
         if (spec.aggregation_value) {
             if (!is_printa)
-                return fail(FormatError{conversion_label(spec.number) + " (" + spec_name(spec) +
-                                        ") needs an aggregation and is only for printa()"});
+                return fail(failure(conversion_label(spec.number) + " (" + spec_name(spec) +
+                                    ") needs an aggregation and is only for printa()"));
             if (aggregation_values.empty())
-                return fail(FormatError{conversion_label(spec.number) + " (" + spec_name(spec) +
-                                        ") has no aggregation value to format"});
+                return fail(failure(conversion_label(spec.number) + " (" + spec_name(spec) +
+                                    ") has no aggregation value to format"));
             value = &aggregation_values[next_aggregation_value];
             if (next_aggregation_value + 1 < aggregation_values.size())
                 ++next_aggregation_value;
@@ -580,24 +577,23 @@ Formatter::format_pieces(const ParsedFormat &format, std::span<const FormatArgum
             }
         } else {
             if (next_argument >= arguments.size())
-                return fail(FormatError{conversion_label(spec.number) + " (" + spec_name(spec) +
-                                        ") is missing its value"});
+                return fail(failure(conversion_label(spec.number) + " (" + spec_name(spec) +
+                                    ") is missing its value"));
             value = &arguments[next_argument++];
         }
-        if (auto error = format_conversion(spec, width, precision, *value, out))
-            return fail(std::move(*error));
+        if (Status formatted = format_conversion(spec, width, precision, *value, out); !formatted)
+            return fail(std::move(formatted).error());
     }
 
     if (!is_printa && next_argument < arguments.size())
-        return fail(FormatError{"the format string uses " + std::to_string(next_argument) +
-                                " of the " + std::to_string(arguments.size()) + " arguments"});
-    return std::nullopt;
+        return fail(failure("the format string uses " + std::to_string(next_argument) + " of the " +
+                            std::to_string(arguments.size()) + " arguments"));
+    return {};
 }
 
-std::optional<FormatError> Formatter::format_conversion(const ConversionSpec &spec, int width,
-                                                        std::optional<int> precision,
-                                                        const FormatArgument &value,
-                                                        std::string &out) const {
+Status Formatter::format_conversion(const ConversionSpec &spec, int width,
+                                    std::optional<int> precision, const FormatArgument &value,
+                                    std::string &out) const {
     const ConversionInfo &info = *spec.info;
     const auto *integer = std::get_if<IntegerValue>(&value);
     // A user address (usym() ...) is an integer to every conversion but %A.
@@ -607,18 +603,17 @@ std::optional<FormatError> Formatter::format_conversion(const ConversionSpec &sp
         integer = &user_address;
     }
     if (integer != nullptr && !is_valid_size(*integer))
-        return FormatError{conversion_label(spec.number) + " (" + spec_name(spec) +
-                           ") cannot format an integer of " + std::to_string(integer->size) +
-                           " bytes"};
+        return failure(conversion_label(spec.number) + " (" + spec_name(spec) +
+                       ") cannot format an integer of " + std::to_string(integer->size) + " bytes");
     auto c_format = [&](std::string_view length_modifier, char conversion) {
         return build_c_format(spec.flags, width, precision, length_modifier, conversion);
     };
     auto c_failure = [&]() {
-        return std::optional<FormatError>(FormatError{
-            conversion_label(spec.number) + " (" + spec_name(spec) + ") could not be formatted"});
+        return Status(failure(conversion_label(spec.number) + " (" + spec_name(spec) +
+                              ") could not be formatted"));
     };
     auto append_text = [&](const std::string &text) {
-        return append_c_format(out, c_format("", 's'), text.c_str()) ? std::nullopt : c_failure();
+        return append_c_format(out, c_format("", 's'), text.c_str()) ? Status() : c_failure();
     };
 
     switch (info.rendering) {
@@ -647,7 +642,7 @@ std::optional<FormatError> Formatter::format_conversion(const ConversionSpec &sp
         else
             ok = append_c_format(out, c_format("", conversion),
                                  static_cast<unsigned>(zero_extend(*integer)));
-        return ok ? std::nullopt : c_failure();
+        return ok ? Status() : c_failure();
     }
     case ValueRendering::Character:
     case ValueRendering::WideCharacter:
@@ -662,13 +657,13 @@ std::optional<FormatError> Formatter::format_conversion(const ConversionSpec &sp
         bool ok = info.rendering == ValueRendering::Character
                       ? append_c_format(out, c_format("", 'c'), character)
                       : append_c_format(out, c_format("l", 'c'), static_cast<wint_t>(character));
-        return ok ? std::nullopt : c_failure();
+        return ok ? Status() : c_failure();
     }
     case ValueRendering::FloatingPoint: {
         const auto *floating = std::get_if<FloatValue>(&value);
         if (floating == nullptr)
             return mismatch(spec, value);
-        return append_c_format(out, c_format("", info.c_conversion), floating->value) ? std::nullopt
+        return append_c_format(out, c_format("", info.c_conversion), floating->value) ? Status()
                                                                                       : c_failure();
     }
     case ValueRendering::String:
@@ -725,7 +720,7 @@ std::optional<FormatError> Formatter::format_conversion(const ConversionSpec &sp
                 return c_failure();
             out += '\n';
         }
-        return std::nullopt;
+        return {};
     }
     case ValueRendering::DateTime:
     case ValueRendering::Rfc822Time: {

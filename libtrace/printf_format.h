@@ -13,6 +13,8 @@
 //   - accepted size prefixes are h, l, ll, L and w only (no hh, z, j, t).
 #pragma once
 
+#include "libtrace/error.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -210,10 +212,6 @@ struct FormatContext {
     uint32_t target_pid = 0; // the process for %A of a plain integer ($target)
 };
 
-struct FormatError {
-    std::string message;
-};
-
 // Formats records for one parsed format string. On error, `out` is left as it
 // was and the error says which conversion did not fit which value.
 class Formatter {
@@ -222,26 +220,22 @@ public:
 
     // printf(): `arguments` are the recorded values in order, '*' arguments
     // included; their number must match the format exactly.
-    [[nodiscard]] std::optional<FormatError>
-    format_printf(const ParsedFormat &format, std::span<const FormatArgument> arguments,
-                  std::string &out) const;
+    Status format_printf(const ParsedFormat &format, std::span<const FormatArgument> arguments,
+                         std::string &out) const;
 
     // printa(): `keys` feed the ordinary conversions (extra keys are not
     // printed); the n-th '@' conversion formats aggregation_values[n], and '@'
     // conversions beyond the last value repeat the last one.
-    [[nodiscard]] std::optional<FormatError>
-    format_printa(const ParsedFormat &format, std::span<const FormatArgument> keys,
-                  std::span<const FormatArgument> aggregation_values, std::string &out) const;
+    Status format_printa(const ParsedFormat &format, std::span<const FormatArgument> keys,
+                         std::span<const FormatArgument> aggregation_values,
+                         std::string &out) const;
 
 private:
-    std::optional<FormatError> format_pieces(const ParsedFormat &format,
-                                             std::span<const FormatArgument> arguments,
-                                             std::span<const FormatArgument> aggregation_values,
-                                             bool is_printa, std::string &out) const;
-    std::optional<FormatError> format_conversion(const ConversionSpec &spec, int width,
-                                                 std::optional<int> precision,
-                                                 const FormatArgument &value,
-                                                 std::string &out) const;
+    Status format_pieces(const ParsedFormat &format, std::span<const FormatArgument> arguments,
+                         std::span<const FormatArgument> aggregation_values, bool is_printa,
+                         std::string &out) const;
+    Status format_conversion(const ConversionSpec &spec, int width, std::optional<int> precision,
+                             const FormatArgument &value, std::string &out) const;
 
     FormatContext context_;
 };

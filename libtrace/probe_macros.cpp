@@ -20,8 +20,7 @@ MacroValues MacroValues::of_this_process(std::vector<std::string> arguments,
     return values;
 }
 
-std::optional<std::string> expand_probe_macros(std::string_view field, const MacroValues &values,
-                                               std::string &error) {
+Result<std::string> expand_probe_macros(std::string_view field, const MacroValues &values) {
     std::string out;
     for (size_t i = 0; i < field.size(); i++) {
         if (field[i] != '$') {
@@ -39,10 +38,8 @@ std::optional<std::string> expand_probe_macros(std::string_view field, const Mac
             size_t n = 0;
             for (char c : digits)
                 n = n < 1000000 ? n * 10 + size_t(c - '0') : n;
-            if (n < 1 || n > values.arguments.size()) {
-                error = "macro argument $" + std::string(digits) + " is not defined";
-                return std::nullopt;
-            }
+            if (n < 1 || n > values.arguments.size())
+                return failure("macro argument $" + std::string(digits) + " is not defined");
             out += values.arguments[n - 1];
             i = end - 1;
             continue;
@@ -65,11 +62,10 @@ std::optional<std::string> expand_probe_macros(std::string_view field, const Mac
             value = values.pgid;
         else if (name == "sid")
             value = values.sid;
-        if (!value) {
-            error = name.empty() ? "'$' without a macro variable name"
-                                 : "macro variable $" + std::string(name) + " is not defined";
-            return std::nullopt;
-        }
+        if (!value)
+            return failure(name.empty()
+                               ? "'$' without a macro variable name"
+                               : "macro variable $" + std::string(name) + " is not defined");
         out += std::to_string(*value);
         i = end - 1;
     }

@@ -7,6 +7,8 @@
 // `pid$target` matches nothing.
 #pragma once
 
+#include "libtrace/error.h"
+
 #include <sys/types.h>
 
 #include <optional>
@@ -27,9 +29,8 @@ struct MacroValues {
                                        std::optional<pid_t> target_pid);
 };
 
-// The field with its macro variables replaced, or nullopt with `error` set
-// ("macro argument $2 is not defined").
-std::optional<std::string> expand_probe_macros(std::string_view field, const MacroValues &values,
-                                               std::string &error);
+// The field with its macro variables replaced; an error names the one
+// that is not defined ("macro argument $2 is not defined").
+Result<std::string> expand_probe_macros(std::string_view field, const MacroValues &values);
 
 } // namespace dtx::trace

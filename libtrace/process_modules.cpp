@@ -111,10 +111,10 @@ bool is_x86_64_elf(const std::string &path) {
            header[EI_CLASS] == ELFCLASS64 && header[EI_DATA] == ELFDATA2LSB && machine == EM_X86_64;
 }
 
-std::variant<DynamicObject, std::string> read_dynamic_object(const std::string &path) {
+Result<DynamicObject> read_dynamic_object(const std::string &path) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return path + ": " + std::strerror(errno);
+        return Error(path + ": " + std::strerror(errno), errno);
     elf_version(EV_CURRENT);
     Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
     std::string error;
@@ -169,7 +169,7 @@ std::variant<DynamicObject, std::string> read_dynamic_object(const std::string &
         elf_end(elf);
     ::close(fd);
     if (!error.empty())
-        return error;
+        return failure(error);
     object.path = real_path(path).value_or(path);
     return object;
 }
@@ -349,16 +349,17 @@ std::optional<uint64_t> ProcessModule::offset_of_address(uint64_t address) const
     return std::nullopt;
 }
 
-std::variant<std::vector<ProcessModule>, std::string> read_process_modules(pid_t pid) {
+Result<std::vector<ProcessModule>> read_process_modules(pid_t pid) {
     const std::string proc = "/proc/" + std::to_string(pid);
     const std::string maps_path = proc + "/maps";
     int errnum = 0;
     const std::string text = read_whole_file(maps_path, errnum);
     if (errnum == ENOENT || errnum == ESRCH)
-        return "pid " + std::to_string(pid) + ": No such process";
+        return Error("pid " + std::to_string(pid) + ": No such process", ESRCH);
     if (errnum)
-        return "pid " + std::to_string(pid) + ": cannot read " + maps_path + ": " +
-               std::strerror(errnum);
+        return Error("pid " + std::to_string(pid) + ": cannot read " + maps_path + ": " +
+                         std::strerror(errnum),
+                     errnum);
 
     // The main executable is told by path, or failing that (a path the
     // kernel writes differently) by the file /proc/PID/exe leads to.
@@ -406,12 +407,11 @@ std::variant<std::vector<ProcessModule>, std::string> read_process_modules(pid_t
     return modules;
 }
 
-std::variant<std::vector<ProcessModule>, std::string>
-predict_executable_modules(const std::string &executable) {
-    std::variant<DynamicObject, std::string> main = read_dynamic_object(executable);
-    if (std::string *error = std::get_if<std::string>(&main))
-        return std::move(*error);
-    std::vector<DynamicObject> objects{std::move(std::get<DynamicObject>(main))};
+Result<std::vector<ProcessModule>> predict_executable_modules(const std::string &executable) {
+    Result<DynamicObject> main = read_dynamic_object(executable);
+    if (!main)
+        return std::move(main).error();
+    std::vector<DynamicObject> objects{std::move(*main)};
     const LibrarySearch search(objects.front());
 
     // Libraries are loaded once, whatever name asks for them: a DT_NEEDED
@@ -420,13 +420,12 @@ predict_executable_modules(const std::string &executable) {
     std::set<std::string> names, paths{objects.front().path};
     std::optional<DynamicObject> interpreter;
     if (!objects.front().interpreter.empty()) {
-        std::variant<DynamicObject, std::string> loaded =
-            read_dynamic_object(objects.front().interpreter);
-        if (DynamicObject *object = std::get_if<DynamicObject>(&loaded)) {
-            if (!object->soname.empty())
-                names.insert(object->soname);
-            paths.insert(object->path);
-            interpreter = std::move(*object);
+        Result<DynamicObject> loaded = read_dynamic_object(objects.front().interpreter);
+        if (loaded) {
+            if (!loaded->soname.empty())
+                names.insert(loaded->soname);
+            paths.insert(loaded->path);
+            interpreter = std::move(*loaded);
         }
     }
     for (std::size_t i = 0; i < objects.size(); ++i) {
@@ -437,14 +436,13 @@ predict_executable_modules(const std::string &executable) {
             const std::optional<std::string> found = search.find(name, i, objects);
             if (!found)
                 continue;
-            std::variant<DynamicObject, std::string> loaded = read_dynamic_object(*found);
-            DynamicObject *object = std::get_if<DynamicObject>(&loaded);
-            if (!object || !paths.insert(object->path).second)
+            Result<DynamicObject> loaded = read_dynamic_object(*found);
+            if (!loaded || !paths.insert(loaded->path).second)
                 continue;
-            object->loader = i;
-            if (!object->soname.empty())
-                names.insert(object->soname);
-            objects.push_back(std::move(*object));
+            loaded->loader = i;
+            if (!loaded->soname.empty())
+                names.insert(loaded->soname);
+            objects.push_back(std::move(*loaded));
         }
     }
 

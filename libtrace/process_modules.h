@@ -12,13 +12,14 @@
 // Libraries loaded later with dlopen() are then only reachable by path.
 #pragma once
 
+#include "libtrace/error.h"
+
 #include <sys/types.h>
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 namespace dtx::trace {
@@ -67,12 +68,11 @@ struct ProcessModule {
 // through /proc/PID/root when the process has another root). Executable
 // mappings only name a module; the main executable comes first. Errors name
 // the pid: "pid 123: No such process".
-std::variant<std::vector<ProcessModule>, std::string> read_process_modules(pid_t pid);
+Result<std::vector<ProcessModule>> read_process_modules(pid_t pid);
 
 // The modules a process running `executable` will have once the dynamic
 // linker has loaded its libraries: the executable first, then its libraries.
 // A library that cannot be found is left out.
-std::variant<std::vector<ProcessModule>, std::string>
-predict_executable_modules(const std::string &executable);
+Result<std::vector<ProcessModule>> predict_executable_modules(const std::string &executable);
 
 } // namespace dtx::trace

@@ -18,7 +18,6 @@
 #include <cstring>
 #include <fstream>
 #include <utility>
-#include <variant>
 
 extern char **environ;
 
@@ -114,10 +113,11 @@ bool wait_for_gate_stop(pid_t pid) {
 
 } // namespace
 
-std::variant<std::string, int> find_executable(const std::string &name) {
+Result<std::string> find_executable(const std::string &name) {
+    auto cannot_run = [&](int error) { return Error(name + ": " + std::strerror(error), error); };
     if (name.find('/') != std::string::npos) {
         if (int error = executable_error(name))
-            return error;
+            return cannot_run(error);
         return name;
     }
     const char *search = std::getenv("PATH");
@@ -133,7 +133,7 @@ std::variant<std::string, int> find_executable(const std::string &name) {
         if (problem == EACCES)
             error = EACCES;
         if (colon == std::string_view::npos)
-            return error;
+            return cannot_run(error);
         directories.remove_prefix(colon + 1);
     }
 }
@@ -161,12 +161,12 @@ TargetProcesses::~TargetProcesses() {
         }
 }
 
-std::optional<std::string> TargetProcesses::start_command(const std::vector<std::string> &words) {
+Status TargetProcesses::start_command(const std::vector<std::string> &words) {
     const std::string &name = words.front();
-    std::variant<std::string, int> found = find_executable(name);
-    if (int *error = std::get_if<int>(&found))
-        return "failed to execute " + name + ": " + std::strerror(*error);
-    const std::string &path = std::get<std::string>(found);
+    Result<std::string> found = find_executable(name);
+    if (!found)
+        return Error("failed to execute " + found.error().message, found.error().errnum);
+    const std::string &path = *found;
     // Built before fork: the child only makes async-signal-safe calls.
     std::vector<char *> argv;
     for (const std::string &word : words)
@@ -188,15 +188,15 @@ std::optional<std::string> TargetProcesses::start_command(const std::vector<std:
     // while held fails with EPIPE instead of raising SIGPIPE in dtx.
     int release[2], exec_error[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, release) != 0)
-        return "failed to execute " + name + ": socketpair: " + std::strerror(errno);
+        return errno_error("failed to execute " + name, "socketpair", errno);
     UniqueFd release_read(release[0]), release_write(release[1]);
     if (pipe2(exec_error, O_CLOEXEC) != 0)
-        return "failed to execute " + name + ": pipe: " + std::strerror(errno);
+        return errno_error("failed to execute " + name, "pipe", errno);
     UniqueFd error_read(exec_error[0]), error_write(exec_error[1]);
 
     pid_t pid = fork();
     if (pid < 0)
-        return "failed to execute " + name + ": fork: " + std::strerror(errno);
+        return errno_error("failed to execute " + name, "fork", errno);
     if (pid == 0) {
         // Killed when dtx goes, whether it exits or is killed (SIGKILL,
         // SIGPIPE), and at once if dtx is gone already.
@@ -237,13 +237,13 @@ std::optional<std::string> TargetProcesses::start_command(const std::vector<std:
     process.pid = pid;
     process.created = true;
     process.pidfd.reset(open_pidfd(pid));
-    auto give_up = [&](const std::string &reason) {
+    auto give_up = [&](Error error) {
         kill(pid, SIGKILL);
         waitpid(pid, nullptr, __WALL);
-        return "failed to execute " + name + ": " + reason;
+        return error;
     };
     if (!process.pidfd)
-        return give_up(std::string("pidfd_open: ") + std::strerror(errno));
+        return give_up(errno_error("failed to execute " + name, "pidfd_open", errno));
     // Traced from here on, the command stops itself before its execve(); the
     // tracer's exit kills it, so it is never left stopped.
     process.seized =
@@ -251,7 +251,7 @@ std::optional<std::string> TargetProcesses::start_command(const std::vector<std:
     if (process.seized) {
         char go = kStopBeforeExec;
         if (send(release_write.get(), &go, 1, MSG_NOSIGNAL) != 1 || !wait_for_gate_stop(pid))
-            return give_up("it ended before it could run");
+            return give_up(failure("failed to execute " + name + ": it ended before it could run"));
         release_write.reset();
         gate_ = Gate::Stopped;
     } else {
@@ -262,36 +262,36 @@ std::optional<std::string> TargetProcesses::start_command(const std::vector<std:
     command_name_ = name;
     command_path_ = path;
     exec_error_pipe_ = std::move(error_read);
-    return std::nullopt;
+    return {};
 }
 
-std::optional<std::string> TargetProcesses::grab(pid_t pid) {
+Status TargetProcesses::grab(pid_t pid) {
     if (std::any_of(processes_.begin(), processes_.end(),
                     [&](const Process &p) { return p.pid == pid; }))
-        return std::nullopt;
+        return {};
     const std::string failed = "failed to grab pid " + std::to_string(pid) + ": ";
     UniqueFd pidfd(open_pidfd(pid));
     if (!pidfd) {
         int error = errno; // EINVAL or ENOENT (by kernel version) for a thread
         std::optional<pid_t> group = thread_group_of(pid);
         if (group && *group != pid)
-            return failed + "it is a thread of process " + std::to_string(*group);
-        return failed + std::strerror(error);
+            return failure(failed + "it is a thread of process " + std::to_string(*group));
+        return Error(failed + std::strerror(error), error);
     }
     if (send_signal(pidfd.get(), 0) != 0)
-        return failed + std::strerror(errno);
+        return Error(failed + std::strerror(errno), errno);
     if (has_exited(pidfd.get()))
-        return failed + "the process has exited";
+        return failure(failed + "the process has exited");
     // Kernel threads have no executable, and no user space to trace.
     char exe[1];
     if (readlink(("/proc/" + std::to_string(pid) + "/exe").c_str(), exe, sizeof exe) < 0 &&
         errno == ENOENT)
-        return failed + "it is a kernel thread";
+        return failure(failed + "it is a kernel thread");
     Process process;
     process.pid = pid;
     process.pidfd = std::move(pidfd);
     processes_.push_back(std::move(process));
-    return std::nullopt;
+    return {};
 }
 
 std::optional<pid_t> TargetProcesses::target_pid() const {
@@ -313,9 +313,9 @@ std::optional<std::string> TargetProcesses::held_executable(pid_t pid) const {
     return command_path_;
 }
 
-std::optional<std::string> TargetProcesses::release_command() {
+Status TargetProcesses::release_command() {
     if (gate_ == Gate::None)
-        return std::nullopt;
+        return {};
     const std::string failed = "failed to execute " + command_name_ + ": ";
     bool ran = true;
     if (std::exchange(gate_, Gate::None) == Gate::Stopped) {
@@ -331,10 +331,10 @@ std::optional<std::string> TargetProcesses::release_command() {
     }
     exec_error_pipe_.reset();
     if (n == sizeof error)
-        return failed + std::strerror(error);
+        return Error(failed + std::strerror(error), error);
     if (!ran)
-        return failed + "it ended before it could run";
-    return std::nullopt;
+        return failure(failed + "it ended before it could run");
+    return {};
 }
 
 bool TargetProcesses::resume_into_exec(Process &command) {

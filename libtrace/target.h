@@ -24,7 +24,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 namespace dtx::trace {
@@ -34,9 +33,9 @@ namespace dtx::trace {
 std::vector<std::string> split_command_line(std::string_view command_line);
 
 // The file execvp() would run for `name` (looked up in PATH when it has no
-// '/'), or the errno it would fail with: EACCES when some candidate exists but
-// cannot be run, else ENOENT.
-std::variant<std::string, int> find_executable(const std::string &name);
+// '/'), or the error it would fail with ("NAME: strerror"): EACCES when some
+// candidate exists but cannot be run, else ENOENT.
+Result<std::string> find_executable(const std::string &name);
 
 class TargetProcesses {
 public:
@@ -49,10 +48,10 @@ public:
     // Forks the command `words` (words[0] found as execvp finds it) and holds it
     // before exec. At most one command per TargetProcesses. On failure, the
     // message names the command and the reason, and nothing was started.
-    std::optional<std::string> start_command(const std::vector<std::string> &words);
+    Status start_command(const std::vector<std::string> &words);
     // Watches the running process `pid`. Fails, naming the pid, when it does not
     // exist, has exited, is a thread rather than a process, or is a kernel thread.
-    std::optional<std::string> grab(pid_t pid);
+    Status grab(pid_t pid);
 
     // $target: the command's pid, else the first grabbed process.
     std::optional<pid_t> target_pid() const;
@@ -63,9 +62,9 @@ public:
     std::optional<std::string> held_executable(pid_t pid) const;
 
     // Lets the held command exec (nothing when there is none), and returns
-    // once it has: the message says why exec failed or why the command ended
-    // before it; the command has then exited.
-    std::optional<std::string> release_command();
+    // once it has. Fails when exec failed or the command ended before it; the
+    // command has then exited.
+    Status release_command();
 
     // From now on, stops each target as it exits, while its memory is still
     // there, and calls `at_exit` with its pid before letting it go: the

@@ -58,14 +58,14 @@ bool is_byte_type(std::string_view type) {
 
 // Splits a declaration ("const char * filename", "char comm[16]",
 // "__data_loc char[] filename") into `field`'s name, type, kind and bound.
-std::optional<std::string> parse_declaration(std::string_view declaration, TracepointField &field) {
+Status parse_declaration(std::string_view declaration, TracepointField &field) {
     declaration = trim(declaration);
     std::string_view bound;
     bool has_bound = false;
     if (!declaration.empty() && declaration.back() == ']') {
         size_t open = declaration.rfind('[');
         if (open == std::string_view::npos)
-            return "unbalanced ']' in '" + std::string(declaration) + "'";
+            return failure("unbalanced ']' in '" + std::string(declaration) + "'");
         bound = declaration.substr(open + 1, declaration.size() - open - 2);
         has_bound = true;
         declaration = trim(declaration.substr(0, open));
@@ -74,11 +74,11 @@ std::optional<std::string> parse_declaration(std::string_view declaration, Trace
     while (name_begin > 0 && is_identifier_char(declaration[name_begin - 1]))
         name_begin--;
     if (name_begin == declaration.size())
-        return "no field name in '" + std::string(declaration) + "'";
+        return failure("no field name in '" + std::string(declaration) + "'");
     field.name = declaration.substr(name_begin);
     std::string_view type = trim(declaration.substr(0, name_begin));
     if (type.empty())
-        return "no type for field '" + field.name + "'";
+        return failure("no type for field '" + field.name + "'");
 
     for (auto [prefix, kind] :
          {std::pair{std::string_view("__data_loc "), TracepointFieldKind::DataLoc},
@@ -91,8 +91,8 @@ std::optional<std::string> parse_declaration(std::string_view declaration, Trace
         field.kind = kind;
         field.type = trim(type.ends_with("[]") ? type.substr(0, type.size() - 2) : type);
         if (field.type.empty())
-            return "no type for field '" + field.name + "'";
-        return std::nullopt;
+            return failure("no type for field '" + field.name + "'");
+        return {};
     }
     field.type = type;
     if (has_bound) {
@@ -104,12 +104,12 @@ std::optional<std::string> parse_declaration(std::string_view declaration, Trace
     } else {
         field.is_pointer = type.back() == '*';
     }
-    return std::nullopt;
+    return {};
 }
 
 } // namespace
 
-std::optional<TracepointFormat> parse_tracepoint_format(std::string_view text, std::string &error) {
+Result<TracepointFormat> parse_tracepoint_format(std::string_view text) {
     TracepointFormat format;
     bool has_name = false;
     size_t line_number = 0;
@@ -122,8 +122,7 @@ std::optional<TracepointFormat> parse_tracepoint_format(std::string_view text, s
         line_number++;
         std::string_view content = trim(line);
         auto fail = [&](std::string message) {
-            error = "line " + std::to_string(line_number) + ": " + std::move(message);
-            return std::nullopt;
+            return failure("line " + std::to_string(line_number) + ": " + std::move(message));
         };
 
         if (content.starts_with("name:")) {
@@ -153,16 +152,15 @@ std::optional<TracepointFormat> parse_tracepoint_format(std::string_view text, s
             // Kernels before 2.6.33 wrote no signed: attribute.
             if (std::optional<std::string_view> is_signed = attribute(attributes, "signed"))
                 field.is_signed = trim(*is_signed) == "1";
-            if (auto problem = parse_declaration(content.substr(6, declaration_end - 6), field))
-                return fail(*problem);
+            if (Status parsed = parse_declaration(content.substr(6, declaration_end - 6), field);
+                !parsed)
+                return fail(parsed.error().message);
             (field.name.starts_with("common_") ? format.common_fields : format.fields)
                 .push_back(std::move(field));
         }
     }
-    if (!has_name) {
-        error = "no 'name:' line";
-        return std::nullopt;
-    }
+    if (!has_name)
+        return failure("no 'name:' line");
     return format;
 }
 

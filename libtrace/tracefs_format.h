@@ -14,8 +14,9 @@
 // pure (text in, layout out), so it runs on any kernel's format text.
 #pragma once
 
+#include "libtrace/error.h"
+
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,8 +56,8 @@ struct TracepointFormat {
     std::vector<TracepointField> fields;
 };
 
-// Parses a format file's text. On malformed text returns nullopt and sets
-// `error` to what is wrong and on which line ("line 6: no 'offset:'").
-std::optional<TracepointFormat> parse_tracepoint_format(std::string_view text, std::string &error);
+// Parses a format file's text. An error says what is wrong and on which
+// line ("line 6: no 'offset:' number in ...").
+Result<TracepointFormat> parse_tracepoint_format(std::string_view text);
 
 } // namespace dtx::trace

@@ -58,20 +58,13 @@ constexpr std::array kRegisters = {
     RegisterName{"rip", R::Rip, 8, 0},
 };
 
-// A failed operand: the reason, without the "argument N '...': " prefix.
-struct OperandError {
-    std::string reason;
-};
-
-using OperandResult = std::variant<UsdtArgument, OperandError>;
-
 // `%name` (with the '%'), or the error naming it.
-std::variant<const RegisterName *, OperandError> parse_register(std::string_view text) {
+Result<const RegisterName *> parse_register(std::string_view text) {
     if (text.starts_with('%'))
         for (const RegisterName &reg : kRegisters)
             if (text.substr(1) == reg.name)
                 return &reg;
-    return OperandError{"unknown register '" + std::string(text) + "'"};
+    return failure("unknown register '" + std::string(text) + "'");
 }
 
 // A decimal or 0x-hexadecimal integer with an optional sign, all of `text`.
@@ -104,8 +97,8 @@ bool is_symbol_char(char c) {
 }
 
 // `sym`, `sym+N` or `sym-N`: the symbol's link-time address plus N.
-std::variant<uint64_t, OperandError> parse_symbol_address(std::string_view text,
-                                                          const UsdtSymbolLookup &symbol_address) {
+Result<uint64_t> parse_symbol_address(std::string_view text,
+                                      const UsdtSymbolLookup &symbol_address) {
     size_t name_end = 0;
     while (name_end < text.size() && is_symbol_char(text[name_end]))
         name_end++;
@@ -114,51 +107,51 @@ std::variant<uint64_t, OperandError> parse_symbol_address(std::string_view text,
     std::optional<int64_t> addend = addend_text.empty() ? 0 : parse_integer(addend_text);
     if (name.empty() || !is_symbol_start(name.front()) || !addend ||
         !(addend_text.empty() || addend_text.starts_with('+') || addend_text.starts_with('-')))
-        return OperandError{"bad displacement '" + std::string(text) + "'"};
+        return failure("bad displacement '" + std::string(text) + "'");
     std::optional<uint64_t> address = symbol_address ? symbol_address(name) : std::nullopt;
     if (!address)
-        return OperandError{"unknown symbol '" + std::string(name) + "'"};
+        return failure("unknown symbol '" + std::string(name) + "'");
     return *address + static_cast<uint64_t>(*addend);
 }
 
 // `$5`, `$-1`, `$0x10`; or `$sym`, a symbol's address as an immediate, which
 // only code at fixed addresses (not PIE) can have, so its link-time address
 // is its run-time one.
-OperandResult parse_constant(std::string_view text, UsdtArgument argument,
-                             const UsdtSymbolLookup &symbol_address) {
+Result<UsdtArgument> parse_constant(std::string_view text, UsdtArgument argument,
+                                    const UsdtSymbolLookup &symbol_address) {
     argument.kind = UsdtArgument::Kind::Constant;
     if (std::optional<int64_t> value = parse_integer(text.substr(1))) {
         argument.displacement = *value;
         return argument;
     }
     if (text.size() < 2 || !is_symbol_start(text[1]))
-        return OperandError{"bad constant '" + std::string(text) + "'"};
+        return failure("bad constant '" + std::string(text) + "'");
     auto address = parse_symbol_address(text.substr(1), symbol_address);
-    if (auto *error = std::get_if<OperandError>(&address))
-        return std::move(*error);
-    argument.displacement = static_cast<int64_t>(std::get<uint64_t>(address));
+    if (!address)
+        return std::move(address).error();
+    argument.displacement = static_cast<int64_t>(*address);
     return argument;
 }
 
 // An address register: a 64-bit one, as x86-64 code addresses memory with.
-std::variant<PtRegsOffset, OperandError> parse_address_register(std::string_view text) {
+Result<PtRegsOffset> parse_address_register(std::string_view text) {
     auto reg = parse_register(text);
-    if (auto *error = std::get_if<OperandError>(&reg))
-        return std::move(*error);
-    const RegisterName *name = std::get<const RegisterName *>(reg);
+    if (!reg)
+        return std::move(reg).error();
+    const RegisterName *name = *reg;
     if (name->bytes != 8)
-        return OperandError{"address register '" + std::string(text) + "' is not 64-bit"};
+        return failure("address register '" + std::string(text) + "' is not 64-bit");
     return name->offset;
 }
 
 // DISP(%base), DISP(%base,%index,scale), DISP(,%index,scale) with optional
 // DISP and scale; DISP is a number or, for %rip and for code at fixed
 // addresses, sym, sym+N or sym-N.
-OperandResult parse_memory(std::string_view text, uint64_t site, UsdtArgument argument,
-                           const UsdtSymbolLookup &symbol_address) {
+Result<UsdtArgument> parse_memory(std::string_view text, uint64_t site, UsdtArgument argument,
+                                  const UsdtSymbolLookup &symbol_address) {
     size_t open = text.find('(');
     if (open == std::string_view::npos || !text.ends_with(')'))
-        return OperandError{"unsupported operand"};
+        return failure("unsupported operand");
     std::string_view displacement_text = text.substr(0, open);
     std::string_view inside = text.substr(open + 1, text.size() - open - 2);
 
@@ -167,7 +160,7 @@ OperandResult parse_memory(std::string_view text, uint64_t site, UsdtArgument ar
     for (;;) {
         size_t comma = inside.find(',');
         if (count == parts.size())
-            return OperandError{"unsupported operand"};
+            return failure("unsupported operand");
         parts[count++] = inside.substr(0, comma);
         if (comma == std::string_view::npos)
             break;
@@ -178,26 +171,26 @@ OperandResult parse_memory(std::string_view text, uint64_t site, UsdtArgument ar
     argument.has_base = !parts[0].empty();
     if (argument.has_base) {
         auto base = parse_address_register(parts[0]);
-        if (auto *error = std::get_if<OperandError>(&base))
-            return std::move(*error);
-        argument.base = std::get<PtRegsOffset>(base);
+        if (!base)
+            return std::move(base).error();
+        argument.base = *base;
     } else if (count == 1) {
-        return OperandError{"unsupported operand"};
+        return failure("unsupported operand");
     }
     bool rip_relative = argument.has_base && argument.base == PtRegsOffset::Rip;
     if (count > 1) {
         auto index = parse_address_register(parts[1]);
-        if (auto *error = std::get_if<OperandError>(&index))
-            return std::move(*error);
-        argument.index = std::get<PtRegsOffset>(index);
+        if (!index)
+            return std::move(index).error();
+        argument.index = *index;
         if (argument.index == PtRegsOffset::Rip || argument.index == PtRegsOffset::Rsp ||
             rip_relative)
-            return OperandError{"unsupported operand"};
+            return failure("unsupported operand");
     }
     if (count == 3) {
         std::optional<int64_t> scale = parse_integer(parts[2]);
         if (!scale || (*scale != 1 && *scale != 2 && *scale != 4 && *scale != 8))
-            return OperandError{"bad scale '" + std::string(parts[2]) + "' (must be 1, 2, 4 or 8)"};
+            return failure("bad scale '" + std::string(parts[2]) + "' (must be 1, 2, 4 or 8)");
         argument.scale = static_cast<uint8_t>(*scale);
     }
 
@@ -211,21 +204,22 @@ OperandResult parse_memory(std::string_view text, uint64_t site, UsdtArgument ar
             rip_relative ? static_cast<int64_t>(static_cast<uint64_t>(*number) + 1) : *number;
     else {
         auto address = parse_symbol_address(displacement_text, symbol_address);
-        if (auto *error = std::get_if<OperandError>(&address))
-            return std::move(*error);
+        if (!address)
+            return std::move(address).error();
         // rip reads as the site's address when the probe fires, so the
         // displacement is the symbol's distance from the site, which loading
         // at a bias does not change. Without %rip the symbol's address is
         // absolute, which only code at fixed addresses (not PIE) has.
-        uint64_t symbol = std::get<uint64_t>(address);
+        uint64_t symbol = *address;
         argument.displacement = static_cast<int64_t>(rip_relative ? symbol - site : symbol);
     }
     return argument;
 }
 
-// [-]SIZE@OPERAND, or an old note's bare OPERAND (8 bytes, unsigned).
-OperandResult parse_argument(std::string_view text, uint64_t site,
-                             const UsdtSymbolLookup &symbol_address) {
+// [-]SIZE@OPERAND, or an old note's bare OPERAND (8 bytes, unsigned). An
+// error says why, without the "argument N '...': " its caller adds.
+Result<UsdtArgument> parse_argument(std::string_view text, uint64_t site,
+                                    const UsdtSymbolLookup &symbol_address) {
     UsdtArgument argument;
     std::string_view operand = text;
     size_t at = text.find('@');
@@ -239,16 +233,16 @@ OperandResult parse_argument(std::string_view text, uint64_t site,
         unsigned bytes = 0;
         std::errc error = std::from_chars(digits.data(), digits.data() + digits.size(), bytes).ec;
         if (error != std::errc() || (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8))
-            return OperandError{"size must be 1, 2, 4 or 8 (negative when signed)"};
+            return failure("size must be 1, 2, 4 or 8 (negative when signed)");
         argument.size = static_cast<int8_t>(is_signed ? -static_cast<int>(bytes) : bytes);
         operand = text.substr(at + 1);
     }
 
     if (operand.starts_with('%')) {
         auto reg = parse_register(operand);
-        if (auto *error = std::get_if<OperandError>(&reg))
-            return std::move(*error);
-        const RegisterName *name = std::get<const RegisterName *>(reg);
+        if (!reg)
+            return std::move(reg).error();
+        const RegisterName *name = *reg;
         argument.kind = UsdtArgument::Kind::Register;
         argument.base = name->offset;
         argument.bit_shift = name->bit_shift;
@@ -293,7 +287,7 @@ std::optional<std::string_view> next_string(std::string_view text, size_t &offse
 
 } // namespace
 
-std::variant<std::vector<UsdtArgument>, std::string>
+Result<std::vector<UsdtArgument>>
 parse_usdt_arguments_with_lookup(std::string_view spec, uint64_t site,
                                  const UsdtSymbolLookup &symbol_address) {
     std::vector<UsdtArgument> arguments;
@@ -308,11 +302,11 @@ parse_usdt_arguments_with_lookup(std::string_view spec, uint64_t site,
             end++;
         std::string_view text = spec.substr(position, end - position);
         position = end;
-        OperandResult argument = parse_argument(text, site, symbol_address);
-        if (auto *error = std::get_if<OperandError>(&argument))
-            return "argument " + std::to_string(arguments.size() + 1) + " '" + std::string(text) +
-                   "': " + error->reason;
-        arguments.push_back(std::get<UsdtArgument>(argument));
+        Result<UsdtArgument> argument = parse_argument(text, site, symbol_address);
+        if (!argument)
+            return argument.error().prefixed("argument " + std::to_string(arguments.size() + 1) +
+                                             " '" + std::string(text) + "'");
+        arguments.push_back(*argument);
     }
     return arguments;
 }
@@ -388,12 +382,12 @@ std::vector<UsdtProbe> parse_usdt_notes(std::span<const std::byte> data,
 
         auto parsed =
             parse_usdt_arguments_with_lookup(probe.arguments_text, probe.address, symbol_address);
-        if (auto *error = std::get_if<std::string>(&parsed)) {
+        if (!parsed) {
             skip("probe " + probe.provider + ":" + probe.name + " at " + hex(probe.address) + ": " +
-                 *error);
+                 parsed.error().message);
             continue;
         }
-        probe.arguments = std::move(std::get<std::vector<UsdtArgument>>(parsed));
+        probe.arguments = std::move(*parsed);
         probes.push_back(std::move(probe));
     }
     return probes;

@@ -22,7 +22,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 namespace dtx::trace {
@@ -87,15 +86,15 @@ struct UsdtProbe {
 // Parses one argument spec list. `site` is the probe's link-time address and
 // `file` resolves symbols of rip-relative operands. Errors name the operand:
 // "argument 2 '8@foo(%rip)': unknown symbol 'foo'".
-std::variant<std::vector<UsdtArgument>, std::string>
-parse_usdt_arguments(std::string_view spec, uint64_t site, const ElfFile *file);
+Result<std::vector<UsdtArgument>> parse_usdt_arguments(std::string_view spec, uint64_t site,
+                                                       const ElfFile *file);
 
 // The same with the symbols of rip-relative operands resolved by
 // `symbol_address` (nullopt, or an empty function: unknown), so that tests and
 // fuzzers parse specs without an ELF file. parse_usdt_arguments() passes
 // ElfFile::data_symbol().
 using UsdtSymbolLookup = std::function<std::optional<uint64_t>(std::string_view name)>;
-std::variant<std::vector<UsdtArgument>, std::string>
+Result<std::vector<UsdtArgument>>
 parse_usdt_arguments_with_lookup(std::string_view spec, uint64_t site,
                                  const UsdtSymbolLookup &symbol_address);
 

@@ -13,8 +13,8 @@ UsdtSymbolLookup symbols_of(const ElfFile *file) {
 
 } // namespace
 
-std::variant<std::vector<UsdtArgument>, std::string>
-parse_usdt_arguments(std::string_view spec, uint64_t site, const ElfFile *file) {
+Result<std::vector<UsdtArgument>> parse_usdt_arguments(std::string_view spec, uint64_t site,
+                                                       const ElfFile *file) {
     return parse_usdt_arguments_with_lookup(spec, site, symbols_of(file));
 }
 

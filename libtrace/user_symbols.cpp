@@ -117,15 +117,14 @@ const UserSymbols::Process &UserSymbols::process(pid_t pid, bool reread) {
     auto known = processes_.find(pid);
     if (known != processes_.end() && !reread)
         return known->second;
-    std::variant<std::vector<ProcessModule>, std::string> read = read_process_modules(pid);
-    auto *modules = std::get_if<std::vector<ProcessModule>>(&read);
+    Result<std::vector<ProcessModule>> read = read_process_modules(pid);
     Process &slot = processes_[pid];
-    if (!modules) {
+    if (!read) {
         // Gone: keep what was known; an unknown pid stays without modules
         // rather than failing again on each of its addresses.
         return slot;
     }
-    slot.modules = std::move(*modules);
+    slot.modules = std::move(*read);
     slot.start_time = start_time(pid).value_or(0);
     slot.gone = false;
     for (const ProcessModule &module : slot.modules)
@@ -205,10 +204,9 @@ bool UserSymbols::may_reread(pid_t pid, uint64_t address) {
 std::shared_ptr<const ElfFile> UserSymbols::file_of(const ProcessModule &module) {
     const auto [slot, added] = opened_.try_emplace({module.open_path, module.inode});
     if (added) {
-        std::variant<std::shared_ptr<const ElfFile>, std::string> file =
-            files_->get(module.open_path);
-        if (auto *opened = std::get_if<std::shared_ptr<const ElfFile>>(&file))
-            slot->second = std::move(*opened);
+        Result<std::shared_ptr<const ElfFile>> file = files_->get(module.open_path);
+        if (file)
+            slot->second = std::move(*file);
     }
     return slot->second;
 }

@@ -23,15 +23,15 @@ class DtraceProvider final : public Provider {
 public:
     std::string_view name() const override { return "dtrace"; }
 
-    std::optional<std::string> match(const ProbePattern &pattern, trace::ProbeTable &table,
-                                     std::vector<const trace::Probe *> &out) override {
+    Status match(const ProbePattern &pattern, trace::ProbeTable &table,
+                 std::vector<const trace::Probe *> &out) override {
         if (!trace::glob_match(pattern.provider, "dtrace") || !trace::glob_match(pattern.module, "") ||
             !trace::glob_match(pattern.function, ""))
-            return std::nullopt;
+            return {};
         for (const char *probe : kProbeNames)
             if (trace::glob_match(pattern.name, probe))
                 out.push_back(&table.add({"dtrace", "", "", probe}));
-        return std::nullopt;
+        return {};
     }
 
     void list(trace::ProbeTable &table) override {

@@ -115,11 +115,11 @@ KernelFunctionProbe kernel_function_of(const trace::Probe &probe) {
 const trace::KernelFunctionList *KernelFunctionCatalog::functions() {
     if (!loaded_) {
         loaded_ = true;
-        auto loaded = trace::KernelFunctionList::load();
-        if (auto *list = std::get_if<trace::KernelFunctionList>(&loaded))
-            functions_ = std::move(*list);
+        Result<trace::KernelFunctionList> loaded = trace::KernelFunctionList::load();
+        if (loaded)
+            functions_ = std::move(*loaded);
         else
-            error_ = std::get<std::string>(loaded);
+            error_ = loaded.error().message;
     }
     return functions_ ? &*functions_ : nullptr;
 }
@@ -369,42 +369,41 @@ bool offers(const KernelFunctionFilter &filter, KernelFunctionCatalog &catalog,
 
 } // namespace
 
-std::optional<std::string>
-match_kernel_functions(std::string_view provider, const ProbePattern &pattern,
-                       const KernelFunctionFilter &filter, KernelFunctionCatalog &catalog,
-                       trace::ProbeTable &table, std::vector<const trace::Probe *> &out) {
+Status match_kernel_functions(std::string_view provider, const ProbePattern &pattern,
+                              const KernelFunctionFilter &filter, KernelFunctionCatalog &catalog,
+                              trace::ProbeTable &table, std::vector<const trace::Probe *> &out) {
     if (!trace::glob_match(pattern.provider, provider))
-        return std::nullopt;
+        return {};
     bool entry = trace::glob_match(pattern.name, "entry");
     bool ret = trace::glob_match(pattern.name, "return");
     if (!entry && !ret)
-        return std::nullopt;
+        return {};
     bool named = pattern.provider == provider;
 
     if (filter.kprobe_extras && !trace::has_glob(pattern.function)) {
         if (auto split = split_offset(pattern.function)) {
             auto [function, offset] = *split;
             if (offset == UINT64_MAX)
-                return "probe '" + pattern.full() + "': '" + pattern.function +
-                       "' is not FUNCTION+OFFSET (an offset such as +0x10 or +16)";
+                return failure("probe '" + pattern.full() + "': '" + pattern.function +
+                               "' is not FUNCTION+OFFSET (an offset such as +0x10 or +16)");
             if (!entry)
-                return "probe '" + pattern.full() +
-                       "': an offset into a function takes entry probes only";
+                return failure("probe '" + pattern.full() +
+                               "': an offset into a function takes entry probes only");
             std::string_view module = pattern.module.empty() ? trace::kKernelImageModule
                                                              : std::string_view(pattern.module);
             if (catalog.kallsyms_has_text(function, module) &&
                 !catalog.kprobe_blacklisted(function))
                 out.push_back(&add_probe(provider, table, module, function, offset, false));
-            return std::nullopt;
+            return {};
         }
     }
 
     const trace::KernelFunctionList *list = catalog.functions();
     if (!list) {
         if (named)
-            return "probe '" + pattern.full() +
-                   "': cannot list the kernel's functions: " + catalog.error();
-        return std::nullopt;
+            return failure("probe '" + pattern.full() +
+                           "': cannot list the kernel's functions: " + catalog.error());
+        return {};
     }
     size_t before = out.size();
     auto add = [&](const trace::KernelFunction &function) {
@@ -418,7 +417,7 @@ match_kernel_functions(std::string_view provider, const ProbePattern &pattern,
             trace::glob_match(pattern.module, function.module) && offers(filter, catalog, function))
             add(function);
     if (out.size() > before || trace::has_glob(pattern.function) || pattern.function.empty())
-        return std::nullopt;
+        return {};
 
     // FUNC where the kernel only has the compiler's copies of it.
     for (const trace::KernelFunction &function : list->functions())
@@ -426,7 +425,7 @@ match_kernel_functions(std::string_view provider, const ProbePattern &pattern,
             trace::glob_match(pattern.module, function.module) && offers(filter, catalog, function))
             add(function);
     if (out.size() > before || !filter.kprobe_extras)
-        return std::nullopt;
+        return {};
     // A text symbol ftrace does not list (kprobes can still trace it).
     std::string_view module =
         pattern.module.empty() ? trace::kKernelImageModule : std::string_view(pattern.module);
@@ -435,7 +434,7 @@ match_kernel_functions(std::string_view provider, const ProbePattern &pattern,
         trace::KernelFunction function{pattern.function, module};
         add(function);
     }
-    return std::nullopt;
+    return {};
 }
 
 void list_kernel_functions(std::string_view provider, const KernelFunctionFilter &filter,
@@ -495,9 +494,8 @@ std::optional<std::string> explain_kernel_function_miss(std::string_view provide
 
 // ---- the providers' common part ----
 
-std::optional<std::string> KernelFunctionProvider::match(const ProbePattern &pattern,
-                                                         trace::ProbeTable &table,
-                                                         std::vector<const trace::Probe *> &out) {
+Status KernelFunctionProvider::match(const ProbePattern &pattern, trace::ProbeTable &table,
+                                     std::vector<const trace::Probe *> &out) {
     return match_kernel_functions(name_, pattern, filter_, *catalog_, table, out);
 }
 
@@ -569,8 +567,7 @@ std::vector<Trampoline> kprobe_trampolines(std::span<const trace::Probe *const> 
                 b.store_argument(dctx, i, values[i]);
             b.run_clauses(dctx);
         };
-        t.attach = [group, is_return, with_cookies,
-                    multi](AttachContext &context) -> std::optional<std::string> {
+        t.attach = [group, is_return, with_cookies, multi](AttachContext &context) -> Status {
             if (multi) {
                 std::vector<std::string> symbols;
                 std::vector<uint64_t> ids;
@@ -581,9 +578,10 @@ std::vector<Trampoline> kprobe_trampolines(std::span<const trace::Probe *const> 
                 auto attached = context.attachments.attach_kprobe_multi(context.program_fd, symbols,
                                                                         ids, is_return);
                 if (!attached)
-                    return "probes '" + group.front()->name.full() + "' and " +
-                           std::to_string(group.size() - 1) + " more: " + attached.error().message;
-                return std::nullopt;
+                    return attached.error().prefixed("probes '" + group.front()->name.full() +
+                                                     "' and " + std::to_string(group.size() - 1) +
+                                                     " more");
+                return {};
             }
             for (const trace::Probe *probe : group) {
                 KernelFunctionProbe data = kernel_function_of(*probe);
@@ -595,9 +593,9 @@ std::vector<Trampoline> kprobe_trampolines(std::span<const trace::Probe *const> 
                     context.attachments.attach_kprobe(context.program_fd, symbol, data.offset,
                                                       is_return, with_cookies ? probe->id : 0);
                 if (!attached)
-                    return "probe '" + probe->name.full() + "': " + attached.error().message;
+                    return attached.error().prefixed("probe '" + probe->name.full() + "'");
             }
-            return std::nullopt;
+            return {};
         };
         out.push_back(std::move(t));
     };
@@ -655,14 +653,14 @@ std::vector<Trampoline> fentry_trampolines(std::span<const trace::Probe *const> 
             }
             b.run_clauses(dctx);
         };
-        t.attach = [probe, is_return](AttachContext &context) -> std::optional<std::string> {
+        t.attach = [probe, is_return](AttachContext &context) -> Status {
             std::string description = std::string(is_return ? "fexit " : "fentry ") +
                                       std::string(kernel_function_of(*probe).function);
             auto attached = context.attachments.attach_trampoline(context.program_fd, is_return,
                                                                   std::move(description));
             if (!attached)
-                return "probe '" + probe->name.full() + "': " + attached.error().message;
-            return std::nullopt;
+                return attached.error().prefixed("probe '" + probe->name.full() + "'");
+            return {};
         };
         out.push_back(std::move(t));
     }

@@ -114,12 +114,9 @@ struct KernelFunctionFilter {
 // return of each matching function; FUNC+OFFSET entries for kprobe). A
 // description naming FUNC exactly also matches the compiler's copies of FUNC
 // (FUNC.isra.0) when the kernel has no FUNC itself.
-std::optional<std::string> match_kernel_functions(std::string_view provider,
-                                                  const ProbePattern &pattern,
-                                                  const KernelFunctionFilter &filter,
-                                                  KernelFunctionCatalog &catalog,
-                                                  trace::ProbeTable &table,
-                                                  std::vector<const trace::Probe *> &out);
+Status match_kernel_functions(std::string_view provider, const ProbePattern &pattern,
+                              const KernelFunctionFilter &filter, KernelFunctionCatalog &catalog,
+                              trace::ProbeTable &table, std::vector<const trace::Probe *> &out);
 void list_kernel_functions(std::string_view provider, const KernelFunctionFilter &filter,
                            KernelFunctionCatalog &catalog, trace::ProbeTable &table);
 // Why nothing matched, when the catalog can say (the function exists but the
@@ -139,8 +136,8 @@ public:
         : name_(name), filter_(filter), catalog_(std::move(catalog)) {}
 
     std::string_view name() const override { return name_; }
-    std::optional<std::string> match(const ProbePattern &pattern, trace::ProbeTable &table,
-                                     std::vector<const trace::Probe *> &out) override;
+    Status match(const ProbePattern &pattern, trace::ProbeTable &table,
+                 std::vector<const trace::Probe *> &out) override;
     void list(trace::ProbeTable &table) override;
     std::vector<trace::ProbeArgument> arguments(const trace::Probe &probe) override;
     ProviderAttributes attributes() const override;

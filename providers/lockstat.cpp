@@ -294,15 +294,15 @@ class LockstatProvider final : public Provider {
 public:
     std::string_view name() const override { return "lockstat"; }
 
-    std::optional<std::string> match(const ProbePattern &pattern, trace::ProbeTable &table,
-                                     std::vector<const trace::Probe *> &out) override {
+    Status match(const ProbePattern &pattern, trace::ProbeTable &table,
+                 std::vector<const trace::Probe *> &out) override {
         if (!trace::glob_match(pattern.provider, name()) ||
             !trace::glob_match(pattern.module, kModule) || !trace::glob_match(pattern.function, ""))
-            return std::nullopt;
+            return {};
         for (const LockstatProbe &probe : lockstat_probes())
             if (trace::glob_match(pattern.name, probe.name))
                 out.push_back(&add(table, probe));
-        return std::nullopt;
+        return {};
     }
 
     void list(trace::ProbeTable &table) override {
@@ -365,16 +365,15 @@ private:
         // The clause, this program and bpf_trace_runN.
         t.spec.kernel_stack_skip = 3;
         t.spec.emit = std::move(emit);
-        t.attach = [tracepoint, probes](AttachContext &context) -> std::optional<std::string> {
+        t.attach = [tracepoint, probes](AttachContext &context) -> Status {
             auto attached =
                 context.attachments.attach_raw_tracepoint(context.program_fd, tracepoint);
             if (!attached)
-                return "lockstat: lock:" + std::string(tracepoint) + ": " +
-                       attached.error().message;
+                return attached.error().prefixed("lockstat: lock:" + std::string(tracepoint));
             for (const trace::Probe *probe : probes)
                 context.notes.push_back(probe->name.full() + ": raw tracepoints " +
                                         std::string(kBegin) + " and " + std::string(kEnd));
-            return std::nullopt;
+            return {};
         };
         return t;
     }

@@ -76,28 +76,27 @@ public:
         return pid_after_prefix(provider, kPrefix).has_value();
     }
 
-    std::optional<std::string> match(const ProbePattern &pattern, trace::ProbeTable &table,
-                                     std::vector<const trace::Probe *> &out) override {
+    Status match(const ProbePattern &pattern, trace::ProbeTable &table,
+                 std::vector<const trace::Probe *> &out) override {
         std::optional<pid_t> pid = pid_after_prefix(pattern.provider, kPrefix);
         if (!pid)
-            return std::nullopt;
+            return {};
         std::optional<NameRequest> request = parse_name(pattern.name);
         if (!request)
-            return std::nullopt;
+            return {};
         auto modules = modules_.of(*pid);
-        if (auto *error = std::get_if<std::string>(&modules))
-            return "probe '" + pattern.full() + "': " + *error;
-        for (const trace::ProcessModule &module :
-             *std::get<const std::vector<trace::ProcessModule> *>(modules)) {
+        if (!modules)
+            return modules.error().prefixed("probe '" + pattern.full() + "'");
+        for (const trace::ProcessModule &module : **modules) {
             if (!module.matches(pattern.module))
                 continue;
             auto file = modules_.file(module);
-            if (auto *error = std::get_if<std::string>(&file)) {
+            if (!file) {
                 if (trace::has_glob(pattern.module) || pattern.module.empty())
                     continue; // an unreadable module among many is not the one asked for
-                return "probe '" + pattern.full() + "': " + *error;
+                return file.error().prefixed("probe '" + pattern.full() + "'");
             }
-            const auto &elf = *std::get<std::shared_ptr<const trace::ElfFile>>(file);
+            const trace::ElfFile &elf = **file;
             for (const trace::ElfFunction *function : functions(elf, pattern.function)) {
                 std::optional<uint64_t> entry = elf.file_offset(function->address);
                 if (!entry)
@@ -121,15 +120,16 @@ public:
                 if (request->ret)
                     add("return", UprobeArguments::Return, *entry);
                 if (request->offset) {
-                    if (auto problem =
-                            check_offset(module.open_path, *function, *entry, *request->offset))
-                        return "probe '" + pattern.full() + "': " + *problem;
+                    if (Status checked =
+                            check_offset(module.open_path, *function, *entry, *request->offset);
+                        !checked)
+                        return checked.error().prefixed("probe '" + pattern.full() + "'");
                     add(trace::hex_digits(*request->offset), UprobeArguments::Entry,
                         *entry + *request->offset);
                 }
             }
         }
-        return std::nullopt;
+        return {};
     }
 
     std::optional<std::string> explain_no_match(const ProbePattern &pattern) override {
@@ -137,12 +137,11 @@ public:
         if (!pid || !parse_name(pattern.name))
             return std::nullopt;
         auto modules = modules_.of(*pid);
-        if (std::holds_alternative<std::string>(modules))
+        if (!modules)
             return std::nullopt;
         std::string names;
         bool any_module = false;
-        for (const trace::ProcessModule &module :
-             *std::get<const std::vector<trace::ProcessModule> *>(modules)) {
+        for (const trace::ProcessModule &module : **modules) {
             names += (names.empty() ? "" : ", ") +
                      (module.main_executable ? "a.out (" + module.name() + ")" : module.name());
             any_module |= module.matches(pattern.module);
@@ -202,21 +201,21 @@ private:
 
     // Whether an instruction of `function` (at file offset `entry`) starts
     // at `offset`: its size must be known, and its code decodes up to there.
-    static std::optional<std::string> check_offset(const std::string &path,
-                                                   const trace::ElfFunction &function,
-                                                   uint64_t entry, uint64_t offset) {
+    static Status check_offset(const std::string &path, const trace::ElfFunction &function,
+                               uint64_t entry, uint64_t offset) {
         std::string where = "offset " + trace::hex(offset) + " in " + function.name;
         if (function.size == 0)
-            return where + ": the symbol table does not give the function's size";
+            return failure(where + ": the symbol table does not give the function's size");
         if (offset >= function.size)
-            return where + ": beyond its end (" + std::to_string(function.size) + " bytes)";
+            return failure(where + ": beyond its end (" + std::to_string(function.size) +
+                           " bytes)");
         std::vector<uint8_t> code(function.size);
         trace::UniqueFd file(open(path.c_str(), O_RDONLY | O_CLOEXEC));
         if (!file || pread(file.get(), code.data(), code.size(), off_t(entry)) != ssize_t(code.size()))
-            return where + ": cannot read " + path + ": " + std::strerror(errno);
-        if (auto problem = check_instruction_start(code, offset))
-            return where + ": " + *problem;
-        return std::nullopt;
+            return Error(where + ": cannot read " + path + ": " + std::strerror(errno), errno);
+        if (Status starts = check_instruction_start(code, offset); !starts)
+            return starts.error().prefixed(where);
+        return {};
     }
 
     TargetModules modules_;

@@ -18,6 +18,7 @@
 #include <linux/bpf.h>
 
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <fstream>
 #include <limits>
@@ -132,27 +133,27 @@ class ProfileProvider final : public Provider {
 public:
     std::string_view name() const override { return "profile"; }
 
-    std::optional<std::string> match(const ProbePattern &pattern, trace::ProbeTable &table,
-                                     std::vector<const trace::Probe *> &out) override {
+    Status match(const ProbePattern &pattern, trace::ProbeTable &table,
+                 std::vector<const trace::Probe *> &out) override {
         if (!trace::glob_match(pattern.provider, "profile") ||
             !trace::glob_match(pattern.module, "") || !trace::glob_match(pattern.function, ""))
-            return std::nullopt;
+            return {};
         // An empty name is "any", like a glob.
         if (!pattern.name.empty() && !trace::has_glob(pattern.name)) {
             std::optional<ProfileRate> rate = parse_profile_name(pattern.name);
             if (!rate)
-                return std::nullopt;
+                return {};
             if (rate->period_ns < kMinimumPeriodNs)
-                return "probe 'profile:::" + pattern.name + "': the interval is below the " +
-                       "minimum of 200us";
+                return failure("probe 'profile:::" + pattern.name +
+                               "': the interval is below the minimum of 200us");
             out.push_back(&add(table, pattern.name, *rate));
-            return std::nullopt;
+            return {};
         }
         list(table);
         for (const trace::Probe &probe : table)
             if (probe.name.provider == "profile" && trace::glob_match(pattern.name, probe.name.name))
                 out.push_back(&probe);
-        return std::nullopt;
+        return {};
     }
 
     void list(trace::ProbeTable &table) override {
@@ -223,7 +224,7 @@ private:
             b.store_argument(dctx, 1, ir.CreateSelect(user, ip, ir.getInt64(0)));
             b.run_clauses(dctx);
         };
-        t.attach = [probes](AttachContext &context) -> std::optional<std::string> {
+        t.attach = [probes](AttachContext &context) -> Status {
             for (const trace::Probe *probe : probes) {
                 perf_event_attr attr{};
                 attr.size = sizeof(attr);
@@ -234,10 +235,10 @@ private:
                     auto attached = context.attachments.attach_perf_event(context.program_fd, attr,
                                                                           cpu, -1, probe->id);
                     if (!attached)
-                        return "probe '" + probe->name.full() + "': " + attached.error().message;
+                        return attached.error().prefixed("probe '" + probe->name.full() + "'");
                 }
             }
-            return std::nullopt;
+            return {};
         };
         return t;
     }
@@ -309,12 +310,15 @@ private:
         };
         // Running the program once arms the timers; they stop when the
         // session's object (and with it the timer map) is closed.
-        t.attach = [](AttachContext &context) -> std::optional<std::string> {
+        t.attach = [](AttachContext &context) -> Status {
             LIBBPF_OPTS(bpf_test_run_opts, options);
-            if (bpf_prog_test_run_opts(context.program_fd, &options) != 0 || options.retval != 0)
-                return std::string("profile tick probes: could not start their timers: ") +
-                       strerror(errno);
-            return std::nullopt;
+            if (bpf_prog_test_run_opts(context.program_fd, &options) != 0)
+                return errno_error("profile tick probes", "could not start their timers", errno);
+            if (options.retval != 0)
+                return failure("profile tick probes: could not start their timers: the program "
+                               "returned " +
+                               std::to_string(options.retval));
+            return {};
         };
         return t;
     }

@@ -83,8 +83,8 @@ struct Trampoline {
     std::optional<uint32_t> expected_attach_type;
     // The kernel function a fentry/fexit program is loaded (and verified) for.
     std::string attach_function;
-    // Hooks the loaded program up; returns an error message naming the probe.
-    std::function<std::optional<std::string>(AttachContext &)> attach;
+    // Hooks the loaded program up; an error's message names the probe.
+    std::function<Status(AttachContext &)> attach;
 };
 
 class Provider {
@@ -96,10 +96,10 @@ public:
     virtual bool owns(std::string_view provider) const { return provider == name(); }
 
     // Adds to `out` every probe of this provider that `pattern` matches,
-    // creating on demand probes that exist once named (tick-5s). An error
-    // (a malformed name such as profile-0) is returned as a message.
-    virtual std::optional<std::string> match(const ProbePattern &pattern, trace::ProbeTable &table,
-                                             std::vector<const trace::Probe *> &out) = 0;
+    // creating on demand probes that exist once named (tick-5s). Fails on a
+    // malformed name (profile-0) or a named process or file it cannot read.
+    virtual Status match(const ProbePattern &pattern, trace::ProbeTable &table,
+                         std::vector<const trace::Probe *> &out) = 0;
 
     // Every probe the provider offers without being asked by name, for -l.
     virtual void list(trace::ProbeTable &table) = 0;

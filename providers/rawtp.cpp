@@ -195,21 +195,21 @@ class RawtpProvider final : public Provider {
 public:
     std::string_view name() const override { return kProviderName; }
 
-    std::optional<std::string> match(const ProbePattern &pattern, trace::ProbeTable &table,
-                                     std::vector<const trace::Probe *> &out) override {
+    Status match(const ProbePattern &pattern, trace::ProbeTable &table,
+                 std::vector<const trace::Probe *> &out) override {
         if (!trace::glob_match(pattern.provider, kProviderName) ||
             !trace::glob_match(pattern.function, "") || !could_name_kernel_event(pattern.name))
-            return std::nullopt;
-        if (!discover()) {
+            return {};
+        if (Status discovered = discover(); !discovered) {
             if (trace::has_glob(pattern.provider) || pattern.provider.empty())
-                return std::nullopt;
-            return "probe '" + pattern.full() + "': " + discovery_error_;
+                return {};
+            return discovered.error().prefixed("probe '" + pattern.full() + "'");
         }
         for (const RawTracepoint &tracepoint : tracepoints_)
             if (trace::glob_match(pattern.module, tracepoint.category) &&
                 trace::glob_match(pattern.name, tracepoint.event))
                 out.push_back(&add(table, tracepoint));
-        return std::nullopt;
+        return {};
     }
 
     void list(trace::ProbeTable &table) override {
@@ -251,25 +251,21 @@ private:
         return static_cast<const RawtpProbeData &>(*probe.data);
     }
 
-    // Finds the raw tracepoints once; false (and why in discovery_error_) if
-    // tracefs, which names their categories, is out of reach.
-    bool discover() {
+    // Finds the raw tracepoints once; fails, every time, if tracefs, which
+    // names their categories, is out of reach.
+    Status discover() {
         if (discovered_)
-            return discovery_error_.empty();
+            return discovery_;
         discovered_ = true;
         Result<std::string> dir = trace::find_or_mount_tracefs();
-        if (!dir) {
-            discovery_error_ = dir.error().message;
-            return false;
-        }
+        if (!dir)
+            return discovery_ = std::move(dir).error();
         Result<std::vector<trace::TracefsEvent>> events = trace::list_available_events(*dir);
-        if (!events) {
-            discovery_error_ = events.error().message;
-            return false;
-        }
+        if (!events)
+            return discovery_ = std::move(events).error();
         vmlinux_ = trace::vmlinux_btf();
         tracepoints_ = find_raw_tracepoints(vmlinux_, *events);
-        return true;
+        return {};
     }
 
     const trace::Probe &add(trace::ProbeTable &table, const RawTracepoint &tracepoint) {
@@ -315,21 +311,21 @@ private:
             store_raw_tracepoint_arguments(b, dctx, count);
             b.run_clauses(dctx);
         };
-        t.attach = [probes, with_cookies](AttachContext &context) -> std::optional<std::string> {
+        t.attach = [probes, with_cookies](AttachContext &context) -> Status {
             for (const trace::Probe *probe : probes) {
                 auto attached = context.attachments.attach_raw_tracepoint(
                     context.program_fd, data_of(*probe).tracepoint.event,
                     with_cookies ? probe->id : 0);
                 if (!attached)
-                    return "probe '" + probe->name.full() + "': " + attached.error().message;
+                    return attached.error().prefixed("probe '" + probe->name.full() + "'");
             }
-            return std::nullopt;
+            return {};
         };
         return t;
     }
 
     bool discovered_ = false;
-    std::string discovery_error_;
+    Status discovery_;
     const btf *vmlinux_ = nullptr; // trace::vmlinux_btf(), shared
     std::vector<RawTracepoint> tracepoints_;
     RawTracepointArgumentCounter counter_;

@@ -264,23 +264,23 @@ public:
 
     std::string_view name() const override { return kProviderName; }
 
-    std::optional<std::string> match(const ProbePattern &pattern, trace::ProbeTable &table,
-                                     std::vector<const trace::Probe *> &out) override {
+    Status match(const ProbePattern &pattern, trace::ProbeTable &table,
+                 std::vector<const trace::Probe *> &out) override {
         if ((!trace::glob_match(pattern.provider, kProviderName) &&
              !trace::glob_match(pattern.provider, kAliasName)) ||
             !trace::glob_match(pattern.function, "") || !could_name_kernel_event(pattern.name))
-            return std::nullopt;
-        if (!load_events()) {
+            return {};
+        if (Status loaded = load_events(); !loaded) {
             // Only a description that names this provider needs tracefs.
             if (trace::has_glob(pattern.provider) || pattern.provider.empty())
-                return std::nullopt;
-            return "probe '" + pattern.full() + "': " + events_error_;
+                return {};
+            return loaded.error().prefixed("probe '" + pattern.full() + "'");
         }
         for (const trace::TracefsEvent &event : events_)
             if (trace::glob_match(pattern.module, event.category) &&
                 trace::glob_match(pattern.name, event.event))
                 out.push_back(&add(table, event));
-        return std::nullopt;
+        return {};
     }
 
     void list(trace::ProbeTable &table) override {
@@ -291,8 +291,8 @@ public:
     }
 
     std::vector<trace::ProbeArgument> arguments(const trace::Probe &probe) override {
-        const FormatEntry &entry = format_of(probe);
-        return entry.format ? sdt_arguments(*entry.format) : std::vector<trace::ProbeArgument>{};
+        const Result<trace::TracepointFormat> &format = format_of(probe);
+        return format ? sdt_arguments(*format) : std::vector<trace::ProbeArgument>{};
     }
 
     std::vector<Trampoline> trampolines(std::span<const trace::Probe *const> enabled) override {
@@ -328,11 +328,6 @@ public:
     }
 
 private:
-    struct FormatEntry {
-        std::optional<trace::TracepointFormat> format;
-        std::string error; // why there is none
-    };
-
     static const SdtProbeData &data_of(const trace::Probe &probe) {
         return static_cast<const SdtProbeData &>(*probe.data);
     }
@@ -378,24 +373,22 @@ private:
         return is_return;
     }
 
-    bool load_events() {
+    // Lists the tracefs events once; fails, every time, if tracefs is out of
+    // reach.
+    Status load_events() {
         if (events_loaded_)
-            return events_error_.empty();
+            return events_listed_;
         events_loaded_ = true;
         if (tracefs_dir_.empty()) {
             Result<std::string> dir = trace::find_or_mount_tracefs();
-            if (!dir) {
-                events_error_ = dir.error().message;
-                return false;
-            }
+            if (!dir)
+                return events_listed_ = std::move(dir).error();
             tracefs_dir_ = *dir;
         }
         Result<std::vector<trace::TracefsEvent>> events =
             trace::list_available_events(tracefs_dir_);
-        if (!events) {
-            events_error_ = events.error().message;
-            return false;
-        }
+        if (!events)
+            return events_listed_ = std::move(events).error();
         for (trace::TracefsEvent &event : *events) {
             bool skipped = false;
             for (std::string_view group : kSkippedGroups)
@@ -403,7 +396,7 @@ private:
             if (!skipped)
                 events_.push_back(std::move(event));
         }
-        return true;
+        return {};
     }
 
     const trace::Probe &add(trace::ProbeTable &table, const trace::TracefsEvent &event) {
@@ -416,29 +409,31 @@ private:
         return table.add(std::move(name), std::move(data));
     }
 
-    // The probe's parsed format file, read once.
-    const FormatEntry &format_of(const trace::Probe &probe) {
-        auto [it, inserted] = formats_.try_emplace(probe.id);
-        if (!inserted)
-            return it->second;
-        const SdtProbeData &data = data_of(probe);
+    // The probe's parsed format file, read once; an error says why there is
+    // none.
+    const Result<trace::TracepointFormat> &format_of(const trace::Probe &probe) {
+        if (auto known = formats_.find(probe.id); known != formats_.end())
+            return known->second;
+        return formats_.emplace(probe.id, read_format(data_of(probe))).first->second;
+    }
+
+    Result<trace::TracepointFormat> read_format(const SdtProbeData &data) const {
         Result<std::string> text =
             trace::read_tracepoint_format(tracefs_dir_, data.group, data.event);
-        if (!text) {
-            it->second.error = text.error().message;
-            return it->second;
-        }
-        std::string problem;
-        it->second.format = trace::parse_tracepoint_format(*text, problem);
-        if (!it->second.format)
-            it->second.error =
-                "tracepoint " + data.group + ":" + data.event + ": its format file, " + problem;
-        return it->second;
+        if (!text)
+            return std::move(text).error();
+        Result<trace::TracepointFormat> format = trace::parse_tracepoint_format(*text);
+        if (format)
+            return format;
+        Error error = std::move(format).error();
+        error.message =
+            "tracepoint " + data.group + ":" + data.event + ": its format file, " + error.message;
+        return error;
     }
 
     const trace::TracepointFormat *probe_format(const trace::Probe &probe) {
-        const FormatEntry &entry = format_of(probe);
-        return entry.format ? &*entry.format : nullptr;
+        const Result<trace::TracepointFormat> &format = format_of(probe);
+        return format ? &*format : nullptr;
     }
 
     static std::vector<ArgumentLoad> loads_of(const trace::TracepointFormat *format) {
@@ -470,14 +465,14 @@ private:
                 b.store_argument(dctx, unsigned(i), load_argument(ir, ctx, loads[i]));
             b.run_clauses(dctx);
         };
-        t.attach = [this, probes](AttachContext &context) -> std::optional<std::string> {
+        t.attach = [this, probes](AttachContext &context) -> Status {
             for (const trace::Probe *probe : probes) {
                 // Its program reads no field: it would fire with arguments
                 // nobody could type.
-                const FormatEntry &entry = format_of(*probe);
-                if (!entry.format) {
+                const Result<trace::TracepointFormat> &format = format_of(*probe);
+                if (!format) {
                     context.warnings.push_back("probe '" + probe->name.full() +
-                                               "' left out: " + entry.error);
+                                               "' left out: " + format.error().message);
                     continue;
                 }
                 const SdtProbeData &data = data_of(*probe);
@@ -486,12 +481,12 @@ private:
                 if (attached)
                     continue;
                 if (!refuses_the_event(attached.error()))
-                    return "probe '" + probe->name.full() + "': " + attached.error().message;
+                    return attached.error().prefixed("probe '" + probe->name.full() + "'");
                 refused_.push_back({probe, attached.error().errnum});
             }
             if (--programs_to_attach_ == 0 && !refused_.empty())
                 context.warnings.push_back(refusal_warning());
-            return std::nullopt;
+            return {};
         };
         return t;
     }
@@ -529,10 +524,10 @@ private:
     std::vector<RefusedProbe> refused_;
 
     bool events_loaded_ = false;
-    std::string events_error_;
+    Status events_listed_;
     std::string tracefs_dir_;
     std::vector<trace::TracefsEvent> events_;
-    std::map<uint32_t, FormatEntry> formats_; // by probe ID
+    std::map<uint32_t, Result<trace::TracepointFormat>> formats_; // by probe ID
 };
 
 } // namespace

@@ -79,15 +79,15 @@ public:
 
     std::string_view name() const override { return name_; }
 
-    std::optional<std::string> match(const ProbePattern &pattern, trace::ProbeTable &table,
-                                     std::vector<const trace::Probe *> &out) override {
+    Status match(const ProbePattern &pattern, trace::ProbeTable &table,
+                 std::vector<const trace::Probe *> &out) override {
         if (!trace::glob_match(pattern.provider, name_) ||
             !trace::glob_match(pattern.module, kModule) || !trace::glob_match(pattern.function, ""))
-            return std::nullopt;
+            return {};
         for (const StableProbe &probe : probes_)
             if (trace::glob_match(pattern.name, probe.name))
                 out.push_back(&add(table, probe));
-        return std::nullopt;
+        return {};
     }
 
     void list(trace::ProbeTable &table) override {
@@ -186,13 +186,13 @@ private:
                                  ir.CreatePtrToInt(ctx, ir.getInt64Ty()));
             b.run_clauses(dctx);
         };
-        t.attach = [&probe, &stable](AttachContext &context) -> std::optional<std::string> {
+        t.attach = [&probe, &stable](AttachContext &context) -> Status {
             auto attached =
                 context.attachments.attach_raw_tracepoint(context.program_fd, stable.tracepoint);
             if (!attached)
-                return "probe '" + probe.name.full() + "': " + attached.error().message;
+                return attached.error().prefixed("probe '" + probe.name.full() + "'");
             context.notes.push_back(probe.name.full() + ": raw tracepoint " + stable.tracepoint);
-            return std::nullopt;
+            return {};
         };
         return t;
     }

@@ -150,15 +150,15 @@ class SyscallProvider final : public Provider {
 public:
     std::string_view name() const override { return "syscall"; }
 
-    std::optional<std::string> match(const ProbePattern &pattern, trace::ProbeTable &table,
-                                     std::vector<const trace::Probe *> &out) override {
+    Status match(const ProbePattern &pattern, trace::ProbeTable &table,
+                 std::vector<const trace::Probe *> &out) override {
         if (!trace::glob_match(pattern.provider, "syscall") ||
             !trace::glob_match(pattern.module, kModule) ||
             (!trace::glob_match(pattern.name, "entry") &&
              !trace::glob_match(pattern.name, "return")))
-            return std::nullopt;
-        if (std::optional<std::string> problem = read_events())
-            return problem;
+            return {};
+        if (Status read = read_events(); !read)
+            return read;
         for (const SyscallEvent &event : events_) {
             if (!trace::glob_match(pattern.function, event.name))
                 continue;
@@ -166,11 +166,11 @@ public:
                 if (trace::glob_match(pattern.name, is_return ? "return" : "entry"))
                     out.push_back(&add(table, event, is_return));
         }
-        return std::nullopt;
+        return {};
     }
 
     void list(trace::ProbeTable &table) override {
-        if (read_events())
+        if (!read_events())
             return;
         for (const SyscallEvent &event : events_)
             for (bool is_return : {false, true})
@@ -178,14 +178,13 @@ public:
     }
 
     std::vector<trace::ProbeArgument> arguments(const trace::Probe &probe) override {
-        if (read_events())
+        if (!read_events())
             return {};
         std::string event =
             (data_of(probe).is_return ? "sys_exit_" : "sys_enter_") + probe.name.function;
         Result<std::string> text = trace::read_tracepoint_format(tracefs_dir_, "syscalls", event);
-        std::string error;
-        std::optional<trace::TracepointFormat> format =
-            text ? trace::parse_tracepoint_format(*text, error) : std::nullopt;
+        Result<trace::TracepointFormat> format =
+            text ? trace::parse_tracepoint_format(*text) : std::move(text).error();
         return format ? syscall_event_arguments(*format) : std::vector<trace::ProbeArgument>{};
     }
 
@@ -218,19 +217,19 @@ private:
         return static_cast<const SyscallProbeData &>(*probe.data);
     }
 
-    // Reads the names of the syscall events once; the error, if tracefs
-    // cannot be read.
-    std::optional<std::string> read_events() {
+    // Reads the names of the syscall events once; fails, every time, if
+    // tracefs cannot be read.
+    Status read_events() {
         if (events_read_)
-            return read_error_;
+            return events_listed_;
         events_read_ = true;
         Result<std::string> dir = trace::find_or_mount_tracefs();
         if (!dir)
-            return read_error_ = "syscall provider: " + dir.error().message;
+            return events_listed_ = dir.error().prefixed("syscall provider");
         tracefs_dir_ = *dir;
         Result<std::vector<std::string>> names = trace::list_tracepoints(tracefs_dir_, "syscalls");
         if (!names)
-            return read_error_ = "syscall provider: " + names.error().message;
+            return events_listed_ = names.error().prefixed("syscall provider");
         constexpr std::string_view kEntryPrefix = "sys_enter_";
         for (const std::string &event : *names) {
             if (!event.starts_with(kEntryPrefix))
@@ -239,7 +238,7 @@ private:
             if (std::optional<uint32_t> number = x86_64_syscall_number(name))
                 events_.push_back({std::move(name), *number});
         }
-        return std::nullopt;
+        return {};
     }
 
     const trace::Probe &add(trace::ProbeTable &table, const SyscallEvent &event, bool is_return) {
@@ -252,7 +251,7 @@ private:
     }
 
     bool events_read_ = false;
-    std::optional<std::string> read_error_;
+    Status events_listed_;
     std::string tracefs_dir_;
     std::vector<SyscallEvent> events_; // sorted by name
 };

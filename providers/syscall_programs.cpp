@@ -268,16 +268,16 @@ Trampoline syscall_tracepoint_program(std::string program_name, std::vector<Sysc
         else
             emit_entry(b, probes, typed, arguments, table);
     };
-    t.attach = [is_return, typed](AttachContext &context) -> std::optional<std::string> {
+    t.attach = [is_return, typed](AttachContext &context) -> Status {
         // A tp_btf program names its tracepoint when loaded.
         auto attached = context.attachments.attach_raw_tracepoint(context.program_fd,
                                                                   typed       ? ""
                                                                   : is_return ? "sys_exit"
                                                                               : "sys_enter");
         if (!attached)
-            return std::string("syscall ") + (is_return ? "return" : "entry") +
-                   " probes: " + attached.error().message;
-        return std::nullopt;
+            return attached.error().prefixed(std::string("syscall ") +
+                                             (is_return ? "return" : "entry") + " probes");
+        return {};
     };
     return t;
 }
@@ -300,11 +300,11 @@ std::optional<Trampoline> raw_syscalls_program(std::string program_name, const t
         else
             emit_raw_entry(b, id, status_offset);
     };
-    t.attach = [name = probe.name.full()](AttachContext &context) -> std::optional<std::string> {
+    t.attach = [name = probe.name.full()](AttachContext &context) -> Status {
         auto attached = context.attachments.attach_raw_tracepoint(context.program_fd, "");
         if (!attached)
-            return "probe '" + name + "': " + attached.error().message;
-        return std::nullopt;
+            return attached.error().prefixed("probe '" + name + "'");
+        return {};
     };
     return t;
 }

@@ -4,7 +4,7 @@
 
 namespace dtx::providers {
 
-std::variant<const std::vector<trace::ProcessModule> *, std::string> TargetModules::of(pid_t pid) {
+Result<const std::vector<trace::ProcessModule> *> TargetModules::of(pid_t pid) {
     auto it = modules_.find(pid);
     if (it == modules_.end()) {
         std::optional<std::string> held =
@@ -14,18 +14,17 @@ std::variant<const std::vector<trace::ProcessModule> *, std::string> TargetModul
                                     : trace::read_process_modules(pid))
                  .first;
     }
-    if (const auto *error = std::get_if<std::string>(&it->second))
-        return *error;
-    return &std::get<std::vector<trace::ProcessModule>>(it->second);
+    if (!it->second)
+        return it->second.error();
+    return &*it->second;
 }
 
-std::variant<std::shared_ptr<const trace::ElfFile>, std::string>
+Result<std::shared_ptr<const trace::ElfFile>>
 TargetModules::file(const trace::ProcessModule &module) {
     return file(module.open_path);
 }
 
-std::variant<std::shared_ptr<const trace::ElfFile>, std::string>
-TargetModules::file(const std::string &path) {
+Result<std::shared_ptr<const trace::ElfFile>> TargetModules::file(const std::string &path) {
     return context_.elf_files->get(path);
 }
 

@@ -11,7 +11,6 @@
 #include <map>
 #include <memory>
 #include <string>
-#include <variant>
 #include <vector>
 
 namespace dtx::providers {
@@ -21,19 +20,18 @@ public:
     explicit TargetModules(const ProviderContext &context) : context_(context) {}
 
     // The modules of `pid`, or why they cannot be had ("pid 12: No such process").
-    std::variant<const std::vector<trace::ProcessModule> *, std::string> of(pid_t pid);
+    Result<const std::vector<trace::ProcessModule> *> of(pid_t pid);
     // The parsed file of `module`.
-    std::variant<std::shared_ptr<const trace::ElfFile>, std::string>
-    file(const trace::ProcessModule &module);
+    Result<std::shared_ptr<const trace::ElfFile>> file(const trace::ProcessModule &module);
     // The file at `path` (the usdt provider's path form).
-    std::variant<std::shared_ptr<const trace::ElfFile>, std::string> file(const std::string &path);
+    Result<std::shared_ptr<const trace::ElfFile>> file(const std::string &path);
 
     // The -c and -p processes.
     std::vector<pid_t> target_pids() const;
 
 private:
     ProviderContext context_;
-    std::map<pid_t, std::variant<std::vector<trace::ProcessModule>, std::string>> modules_;
+    std::map<pid_t, Result<std::vector<trace::ProcessModule>>> modules_;
 };
 
 // The pid a provider field names after `prefix` ("pid123" -> 123 for prefix

@@ -329,9 +329,8 @@ std::string probes_at(const UprobePlan &plan, uint32_t site) {
 // failure the sites are split in halves until the refused ones are alone;
 // those are left out with a warning when the description named several sites
 // (a glob), or fail the enabling when it named just that one.
-std::optional<std::string> attach_multi(const UprobePlan &plan, AttachContext &context,
-                                        const std::string &path, pid_t pid,
-                                        std::span<const uint32_t> indexes, bool alone) {
+Status attach_multi(const UprobePlan &plan, AttachContext &context, const std::string &path,
+                    pid_t pid, std::span<const uint32_t> indexes, bool alone) {
     bool retprobe = plan.arguments == UprobeArguments::Return;
     std::vector<uint64_t> offsets, ref_ctr_offsets, cookies;
     bool semaphores = false;
@@ -346,19 +345,19 @@ std::optional<std::string> attach_multi(const UprobePlan &plan, AttachContext &c
     auto attached = context.attachments.attach_uprobe_multi(
         context.program_fd, path, offsets, ref_ctr_offsets, cookies, pid, retprobe);
     if (attached)
-        return std::nullopt;
-    if (attached.error().kind == dtx::ErrorKind::KernelLacksFeature)
-        return probes_at(plan, indexes[0]) + ": " + attached.error().message;
+        return {};
+    Error problem = attached.error().prefixed(probes_at(plan, indexes[0]));
+    if (problem.kind == dtx::ErrorKind::KernelLacksFeature)
+        return problem;
     if (indexes.size() == 1) {
-        std::string problem = probes_at(plan, indexes[0]) + ": " + attached.error().message;
         if (alone)
             return problem;
-        context.warnings.push_back(problem + "; left out");
-        return std::nullopt;
+        context.warnings.push_back(problem.message + "; left out");
+        return {};
     }
     size_t half = indexes.size() / 2;
-    if (auto problem = attach_multi(plan, context, path, pid, indexes.first(half), false))
-        return problem;
+    if (Status first = attach_multi(plan, context, path, pid, indexes.first(half), false); !first)
+        return first;
     return attach_multi(plan, context, path, pid, indexes.subspan(half), false);
 }
 
@@ -427,7 +426,7 @@ std::string user_memory_note(const UprobePlan &plan) {
     return probes + ": not a sleepable uprobe program: " + *plan.why_not_sleepable;
 }
 
-std::optional<std::string> attach(const UprobePlan &plan, AttachContext &context) {
+Status attach(const UprobePlan &plan, AttachContext &context) {
     context.notes.push_back(user_memory_note(plan));
     bool retprobe = plan.arguments == UprobeArguments::Return;
     std::vector<std::string> left_out;
@@ -439,18 +438,19 @@ std::optional<std::string> attach(const UprobePlan &plan, AttachContext &context
             if (!refused.contains(index))
                 indexes.push_back(index);
             else if (all_indexes.size() == 1)
-                return probes_at(plan, index) +
-                       ": the kernel cannot place a uprobe on its first instruction (a lock "
-                       "prefix, segment prefix or AVX encoding)";
+                return failure(probes_at(plan, index) +
+                               ": the kernel cannot place a uprobe on its first instruction (a "
+                               "lock prefix, segment prefix or AVX encoding)");
             else
                 left_out.push_back(probes_at(plan, index));
         }
         if (indexes.empty())
             continue;
         if (plan.multi) {
-            if (auto problem =
-                    attach_multi(plan, context, path, pid, indexes, all_indexes.size() == 1))
-                return problem;
+            if (Status attached =
+                    attach_multi(plan, context, path, pid, indexes, all_indexes.size() == 1);
+                !attached)
+                return attached;
             continue;
         }
         for (uint32_t index : indexes) {
@@ -459,10 +459,10 @@ std::optional<std::string> attach(const UprobePlan &plan, AttachContext &context
                 context.program_fd, path, site.offset, retprobe, site.ref_ctr_offset, pid, index);
             if (attached)
                 continue;
-            std::string problem = probes_at(plan, index) + ": " + attached.error().message;
+            Error problem = attached.error().prefixed(probes_at(plan, index));
             if (indexes.size() == 1)
                 return problem;
-            context.warnings.push_back(problem + "; left out");
+            context.warnings.push_back(problem.message + "; left out");
         }
     }
     if (!left_out.empty()) {
@@ -477,7 +477,7 @@ std::optional<std::string> attach(const UprobePlan &plan, AttachContext &context
             warning += " and " + std::to_string(left_out.size() - kNamed) + " more";
         context.warnings.push_back(warning);
     }
-    return std::nullopt;
+    return {};
 }
 
 } // namespace

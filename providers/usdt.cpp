@@ -133,12 +133,14 @@ public:
                every_process_providers_.contains(std::string(provider));
     }
 
-    std::optional<std::string> match(const ProbePattern &pattern, trace::ProbeTable &table,
-                                     std::vector<const trace::Probe *> &out) override {
+    Status match(const ProbePattern &pattern, trace::ProbeTable &table,
+                 std::vector<const trace::Probe *> &out) override {
         if (pattern.provider == kPathFormProvider)
             return match_path(pattern, table, out);
-        if (system_wide(pattern.provider))
-            return match_system_wide(pattern, table, out);
+        if (system_wide(pattern.provider)) {
+            match_system_wide(pattern, table, out);
+            return {};
+        }
         std::vector<pid_t> pids;
         auto named = split_provider_pid(pattern.provider);
         if (named && !pid_after_prefix(pattern.provider, "pid"))
@@ -150,17 +152,16 @@ public:
                     pids.push_back(pid);
         for (pid_t pid : pids) {
             auto modules = modules_.of(pid);
-            if (auto *error = std::get_if<std::string>(&modules)) {
+            if (!modules) {
                 if (named && named->second == pid && !trace::has_glob(pattern.provider))
-                    return "probe '" + pattern.full() + "': " + *error;
+                    return modules.error().prefixed("probe '" + pattern.full() + "'");
                 continue;
             }
-            for (const trace::ProcessModule &module :
-                 *std::get<const std::vector<trace::ProcessModule> *>(modules))
+            for (const trace::ProcessModule &module : **modules)
                 if (module.matches(pattern.module))
                     add_probes(module.open_path, module.name(), pid, pattern, table, out);
         }
-        return std::nullopt;
+        return {};
     }
 
     std::optional<std::string> explain_no_match(const ProbePattern &pattern) override {
@@ -173,14 +174,12 @@ public:
             trace::has_glob(pattern.provider))
             return std::nullopt;
         auto modules = modules_.of(named->second);
-        if (std::holds_alternative<std::string>(modules))
+        if (!modules)
             return std::nullopt;
         std::set<std::string> probes;
-        for (const trace::ProcessModule &module :
-             *std::get<const std::vector<trace::ProcessModule> *>(modules)) {
-            auto file = modules_.file(module);
-            if (const auto *elf = std::get_if<std::shared_ptr<const trace::ElfFile>>(&file))
-                for (const trace::UsdtProbe &note : probes_of(**elf))
+        for (const trace::ProcessModule &module : **modules) {
+            if (auto file = modules_.file(module))
+                for (const trace::UsdtProbe &note : probes_of(**file))
                     probes.insert(note.provider + ":" + trace::usdt_probe_name_in_d(note.name) +
                                   " (" + module.name() + ")");
         }
@@ -197,7 +196,8 @@ public:
     void list(trace::ProbeTable &table) override {
         ProbePattern any{"*", "", "", ""};
         std::vector<const trace::Probe *> ignored;
-        match(any, table, ignored);
+        // Only a description naming one process fails, and "*" names none.
+        static_cast<void>(match(any, table, ignored));
     }
 
     std::vector<trace::ProbeArgument> arguments(const trace::Probe &probe) override {
@@ -232,9 +232,9 @@ public:
                                  std::to_string(int(search_->milliseconds + 0.5)) + " ms");
             first = false;
             t.attach = [attach = std::move(t.attach), notes](AttachContext &context) {
-                std::optional<std::string> problem = attach(context);
+                Status attached = attach(context);
                 context.notes.insert(context.notes.end(), notes.begin(), notes.end());
-                return problem;
+                return attached;
             };
         }
         return trampolines;
@@ -268,11 +268,10 @@ private:
             if (pid == getpid())
                 continue;
             auto modules = modules_.of(pid);
-            if (std::holds_alternative<std::string>(modules))
+            if (!modules)
                 continue; // a kernel thread, or gone
             found.processes++;
-            for (const trace::ProcessModule &module :
-                 *std::get<const std::vector<trace::ProcessModule> *>(modules)) {
+            for (const trace::ProcessModule &module : **modules) {
                 struct stat st;
                 if (stat(module.open_path.c_str(), &st) != 0)
                     continue;
@@ -301,9 +300,8 @@ private:
         return *search_;
     }
 
-    std::optional<std::string> match_system_wide(const ProbePattern &pattern,
-                                                 trace::ProbeTable &table,
-                                                 std::vector<const trace::Probe *> &out) {
+    void match_system_wide(const ProbePattern &pattern, trace::ProbeTable &table,
+                           std::vector<const trace::Probe *> &out) {
         // Probes of every process, by name, in order of first appearance:
         // files of the same basename share them.
         std::vector<std::pair<trace::ProbeName, std::shared_ptr<UprobeProbeData>>> every_process;
@@ -335,7 +333,6 @@ private:
             if (std::find(out.begin(), out.end(), probe) == out.end())
                 out.push_back(probe);
         }
-        return std::nullopt;
     }
 
     // Adds to `named` the probes of `file` whose note provider `pattern`'s
@@ -344,9 +341,9 @@ private:
         const NoteFile &file, const std::string &module_name, const ProbePattern &pattern,
         std::vector<std::pair<trace::ProbeName, std::shared_ptr<UprobeProbeData>>> &named) {
         auto parsed = modules_.file(file.open_path);
-        if (std::holds_alternative<std::string>(parsed))
+        if (!parsed)
             return;
-        const auto &elf = *std::get<std::shared_ptr<const trace::ElfFile>>(parsed);
+        const trace::ElfFile &elf = **parsed;
         for (const trace::UsdtProbe &note : probes_of(elf)) {
             if (!trace::glob_match(pattern.provider, note.provider))
                 continue;
@@ -408,29 +405,29 @@ private:
         return notes;
     }
 
-    std::optional<std::string> match_path(const ProbePattern &pattern, trace::ProbeTable &table,
-                                          std::vector<const trace::Probe *> &out) {
+    Status match_path(const ProbePattern &pattern, trace::ProbeTable &table,
+                      std::vector<const trace::Probe *> &out) {
         if (pattern.module.empty() || trace::has_glob(pattern.module))
-            return "probe '" + pattern.full() +
-                   "': the usdt provider needs the path of a program or library as the module";
+            return failure("probe '" + pattern.full() +
+                           "': the usdt provider needs the path of a program or library as the "
+                           "module");
         // A path is taken as it is (a library need not be executable); a
         // bare name is a program found as -c finds it.
-        std::variant<std::string, int> found = pattern.module.find('/') != std::string::npos
-                                                   ? std::variant<std::string, int>(pattern.module)
-                                                   : trace::find_executable(pattern.module);
-        if (const int *error = std::get_if<int>(&found))
-            return "probe '" + pattern.full() + "': " + pattern.module + ": " +
-                   std::strerror(*error);
-        const std::string *path = &std::get<std::string>(found);
-        auto file = modules_.file(*path);
-        if (auto *error = std::get_if<std::string>(&file))
-            return "probe '" + pattern.full() + "': " + *error;
+        Result<std::string> found = pattern.module.find('/') != std::string::npos
+                                        ? Result<std::string>(pattern.module)
+                                        : trace::find_executable(pattern.module);
+        if (!found)
+            return found.error().prefixed("probe '" + pattern.full() + "'");
+        const std::string &path = *found;
+        auto file = modules_.file(path);
+        if (!file)
+            return file.error().prefixed("probe '" + pattern.full() + "'");
         ProbePattern notes = pattern;
         notes.provider = "*"; // the note's provider is in the function field
         notes.function = "";
         notes.module = "";
-        add_probes(*path, pattern.module, -1, notes, table, out, pattern.function);
-        return std::nullopt;
+        add_probes(path, pattern.module, -1, notes, table, out, pattern.function);
+        return {};
     }
 
     // Adds the probes of file `path` that `pattern` names, for process `pid`
@@ -442,9 +439,9 @@ private:
                     std::string_view note_provider_glob = {},
                     BareProviderNotes bare = BareProviderNotes::AsNamed) {
         auto file = modules_.file(path);
-        if (std::holds_alternative<std::string>(file))
+        if (!file)
             return; // match_path() reports it; a process's other modules may do
-        const auto &elf = *std::get<std::shared_ptr<const trace::ElfFile>>(file);
+        const trace::ElfFile &elf = **file;
         const std::vector<trace::UsdtProbe> &notes = probes_of(elf);
         // Probe names in order of first appearance, with their sites.
         std::vector<std::pair<trace::ProbeName, std::vector<const trace::UsdtProbe *>>> named;

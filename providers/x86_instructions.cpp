@@ -18,7 +18,7 @@ struct DisassemblerDeleter {
 
 } // namespace
 
-std::optional<std::string> check_instruction_start(std::span<const uint8_t> code, uint64_t offset) {
+Status check_instruction_start(std::span<const uint8_t> code, uint64_t offset) {
     static std::once_flag initialized;
     std::call_once(initialized, [] {
         LLVMInitializeX86TargetInfo();
@@ -28,23 +28,23 @@ std::optional<std::string> check_instruction_start(std::span<const uint8_t> code
     std::unique_ptr<void, DisassemblerDeleter> disassembler(
         LLVMCreateDisasm("x86_64-unknown-linux-gnu", nullptr, 0, nullptr, nullptr));
     if (!disassembler)
-        return "the x86-64 disassembler is not available";
+        return failure("the x86-64 disassembler is not available");
     if (offset >= code.size())
-        return trace::hex(offset) + " is beyond the function's " + std::to_string(code.size()) +
-               " bytes";
+        return failure(trace::hex(offset) + " is beyond the function's " +
+                       std::to_string(code.size()) + " bytes");
     uint64_t at = 0;
     char text[128];
     while (at < offset) {
         size_t length = LLVMDisasmInstruction(disassembler.get(), const_cast<uint8_t *>(&code[at]),
                                               code.size() - at, at, text, sizeof text);
         if (length == 0)
-            return "the instruction at " + trace::hex(at) + " cannot be decoded";
+            return failure("the instruction at " + trace::hex(at) + " cannot be decoded");
         if (at + length > offset)
-            return trace::hex(offset) + " is inside the instruction at " + trace::hex(at) + " (" +
-                   std::to_string(length) + " bytes)";
+            return failure(trace::hex(offset) + " is inside the instruction at " + trace::hex(at) +
+                           " (" + std::to_string(length) + " bytes)");
         at += length;
     }
-    return std::nullopt;
+    return {};
 }
 
 } // namespace dtx::providers

@@ -3,16 +3,16 @@
 // overwrite part of it with a breakpoint and corrupt the traced program.
 #pragma once
 
+#include "libtrace/error.h"
+
 #include <cstdint>
-#include <optional>
 #include <span>
-#include <string>
 
 namespace dtx::providers {
 
-// Decodes `code` (a function's bytes) from its start up to `offset`. nullopt
-// when an instruction starts at `offset`, else why not: "0x3 is inside the
+// Decodes `code` (a function's bytes) from its start up to `offset`. Fails
+// unless an instruction starts at `offset`, saying why: "0x3 is inside the
 // instruction at 0x1 (3 bytes)", or an undecodable byte's offset.
-std::optional<std::string> check_instruction_start(std::span<const uint8_t> code, uint64_t offset);
+Status check_instruction_start(std::span<const uint8_t> code, uint64_t offset);
 
 } // namespace dtx::providers

@@ -41,8 +41,10 @@ void consume_printf(Consumer &consumer, const ActionDescription &action,
     for (const trace::ValueLayout &layout : action.values)
         arguments.push_back(consumer.argument(layout, record));
     std::string text;
-    if (auto error = consumer.formatter().format_printf(*action.parsed_format, arguments, text)) {
-        consumer.warn(std::string(action.function) + "(): " + error->message);
+    if (Status formatted =
+            consumer.formatter().format_printf(*action.parsed_format, arguments, text);
+        !formatted) {
+        consumer.warn(std::string(action.function) + "(): " + formatted.error().message);
         return;
     }
     consumer.write(text);

@@ -30,9 +30,10 @@ void consume_system(Consumer &consumer, const ActionDescription &action,
     for (const trace::ValueLayout &layout : action.values)
         arguments.push_back(consumer.argument(layout, record));
     std::string command;
-    if (auto error =
-            consumer.formatter().format_printf(*action.parsed_format, arguments, command)) {
-        consumer.warn("system(): " + error->message);
+    if (Status formatted =
+            consumer.formatter().format_printf(*action.parsed_format, arguments, command);
+        !formatted) {
+        consumer.warn("system(): " + formatted.error().message);
         return;
     }
     consumer.run_command(command);

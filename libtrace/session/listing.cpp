@@ -162,8 +162,8 @@ Status list_probes(std::span<const std::unique_ptr<Provider>> providers,
         }
         std::vector<const trace::Probe *> found;
         for (const auto &provider : providers)
-            if (std::optional<std::string> problem = provider->match(filter.pattern, table, found))
-                problems.push_back(*problem);
+            if (Status matched = provider->match(filter.pattern, table, found); !matched)
+                problems.push_back(matched.error().message);
         if (found.empty()) {
             const providers::ProbePattern &p = filter.pattern;
             unmatched.push_back("failed to match " + p.full() + ": No probe matches description");

@@ -1,8 +1,15 @@
 #include "libtrace/session/option_settings.h"
 
 #include "libtrace/options.h"
+#include "libtrace/program_description.h"
+
+#include <bpf/libbpf.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
 
 namespace dtx::session {
 
@@ -10,11 +17,119 @@ namespace {
 
 using trace::ConsumerOptions;
 using trace::OptionSpec;
+using trace::OptionSyntax;
 using trace::OptionTime;
 using trace::OptionValue;
 
+// The values an option may take: sizes in bytes, rates in nanoseconds.
+struct OptionRange {
+    uint64_t least = 0;
+    uint64_t most = 0;
+};
+
+// dtrace keeps option values in an int64_t and refuses those that read as
+// negative, so no value reaches 2^63. Options without a narrower range stop
+// below that: numbers at INT64_MAX, sizes and rates at the largest value
+// their largest unit writes exactly.
+constexpr uint64_t kMaxNumber = INT64_MAX;
+constexpr uint64_t kMaxSize = (uint64_t{1} << 63) - (uint64_t{1} << 40); // 8388607t
+constexpr uint64_t kDay = 86400'000'000'000;
+constexpr uint64_t kMaxRate = INT64_MAX / kDay * kDay; // 106751d
+
 // The most speculations a program may have (nspec).
 constexpr uint64_t kMaxSpeculations = 1024;
+// bpf_get_stack() gives at most 127 frames (dtrace caps at maxframes).
+constexpr uint64_t kMaxStackFrames = 127;
+// The deepest stackindent prints, in spaces.
+constexpr uint64_t kMaxStackIndent = 1024;
+
+// The numbers `spec` may be set to; nullopt for an option without one.
+std::optional<OptionRange> range_of(const OptionSpec &spec) {
+    constexpr std::pair<std::string_view, OptionRange> kRanges[] = {
+        // Sizes of what dtx allocates: at least a byte. bufsize is rounded
+        // up to the ring buffer's size (codegen::kMaxRingBufferSize); a
+        // string of strsize bytes must fit whole in one record.
+        {"aggsize", {1, kMaxSize}},
+        {"bufsize", {1, codegen::kMaxRingBufferSize}},
+        {"dynvarsize", {1, kMaxSize}},
+        {"specsize", {1, kMaxSize}},
+        {"strsize", {1, trace::kMaxRecordSize - trace::kRecordDataStart}},
+        {"nspec", {1, kMaxSpeculations}},
+        {"stackframes", {1, kMaxStackFrames}},
+        {"ustackframes", {1, kMaxStackFrames}},
+        {"stackindent", {0, kMaxStackIndent}},
+    };
+    for (const auto &[name, range] : kRanges)
+        if (spec.name == name)
+            return range;
+    // A CPU this machine may have (dtx does not act on cpu, but a number
+    // naming no CPU is wrong whatever acts on it).
+    if (spec.name == "cpu")
+        return OptionRange{0, uint64_t(std::max(libbpf_num_possible_cpus(), 1) - 1)};
+    switch (spec.syntax) {
+    case OptionSyntax::Size:
+        return OptionRange{0, kMaxSize};
+    case OptionSyntax::Rate:
+        return OptionRange{0, kMaxRate};
+    case OptionSyntax::Toggle:
+    case OptionSyntax::Number:
+        return OptionRange{0, kMaxNumber};
+    case OptionSyntax::Positive:
+        return OptionRange{1, kMaxNumber};
+    default:
+        return std::nullopt;
+    }
+}
+
+// A unit values are written in: its suffix and its size.
+using Unit = std::pair<std::string_view, uint64_t>;
+
+// `amount` in the largest of `units` (the smallest first, of size 1) that
+// divides it: 4096 bytes is "4k", 90 s "90s".
+std::string in_units(uint64_t amount, std::span<const Unit> units) {
+    auto unit = units.begin();
+    for (auto larger = units.begin(); larger != units.end(); ++larger)
+        if (amount % larger->second == 0)
+            unit = larger;
+    return std::to_string(amount / unit->second) + std::string(unit->first);
+}
+
+// A bound of `spec`'s range as its values are written.
+std::string bound_text(const OptionSpec &spec, uint64_t bound) {
+    constexpr Unit kSizes[] = {
+        {" bytes", 1}, {"k", 1ull << 10}, {"m", 1ull << 20}, {"g", 1ull << 30}, {"t", 1ull << 40}};
+    constexpr Unit kTimes[] = {{"ns", 1},           {"us", 1000},          {"ms", 1000'000},
+                               {"s", 1000'000'000}, {"m", 60'000'000'000}, {"h", 3600'000'000'000},
+                               {"d", kDay}};
+    if (bound == 0)
+        return "0";
+    if (spec.syntax == OptionSyntax::Size)
+        return bound == 1 ? "1 byte" : in_units(bound, kSizes);
+    if (spec.syntax == OptionSyntax::Rate)
+        return in_units(bound, kTimes);
+    return std::to_string(bound);
+}
+
+// Fails unless the number `v` read from `value` is in `spec`'s range. The
+// error names the option, the value and the range; its detail is dtrace's
+// words with the range (trace::dtrace_reason()), for setopt().
+Status check_range(const OptionSpec &spec, const OptionValue &v,
+                   const std::optional<std::string> &value) {
+    std::optional<OptionRange> range = range_of(spec);
+    // An unset toggle (-x stackframes=no) takes its default.
+    if (!range || (spec.syntax == OptionSyntax::Toggle && !v.set))
+        return {};
+    if (v.number >= range->least && v.number <= range->most)
+        return {};
+    std::string bounds =
+        "from " + bound_text(spec, range->least) + " to " + bound_text(spec, range->most);
+    std::string kind = spec.syntax == OptionSyntax::Size   ? "a size"
+                       : spec.syntax == OptionSyntax::Rate ? "a rate"
+                                                           : "a number";
+    return trace::option_error("option '" + std::string(spec.name) + "' needs " + kind + " " +
+                                   bounds + ", not " + (value ? "'" + *value + "'" : "nothing"),
+                               std::string(trace::kInvalidOptionValue) + " (" + bounds + ")");
+}
 
 // The options the consumer reads, which setopt() changes while tracing.
 bool set_consumer_option(ConsumerOptions &options, std::string_view name,
@@ -26,8 +141,8 @@ bool set_consumer_option(ConsumerOptions &options, std::string_view name,
     else if (name == "rawbytes")
         options.raw_bytes = value.set;
     else if (name == "stackindent")
-        options.print.stack_indent = value.set ? unsigned(std::min<uint64_t>(value.number, 1024))
-                                               : trace::AggregationPrintOptions{}.stack_indent;
+        options.print.stack_indent =
+            value.set ? unsigned(value.number) : trace::AggregationPrintOptions{}.stack_indent;
     else if (name == "aggsortkey")
         options.print.sort.by_key = value.set;
     else if (name == "aggsortrev")
@@ -46,30 +161,22 @@ Status set_compile_option(const OptionTargets &targets, const std::string &name,
                           const OptionValue &v, const std::optional<std::string> &value) {
     codegen::CompileOptions &compile = *targets.compile;
     SessionFlags &flags = *targets.flags;
-    auto given = [&] { return value ? "'" + *value + "'" : std::string("nothing"); };
-    auto size = [&](uint64_t &target) -> Status {
-        if (v.number == 0)
-            return failure("option '" + name + "' needs a size from 1 byte, not " + given());
-        target = v.number;
-        return {};
-    };
+    // Numbers are in their option's range (check_range()).
     auto frames = [&](uint32_t &target, uint32_t default_frames) {
-        // bpf_get_stack() gives at most 127 frames (dtrace caps at maxframes).
-        target = v.set ? uint32_t(std::clamp<uint64_t>(v.number, 1, 127)) : default_frames;
+        target = v.set ? uint32_t(v.number) : default_frames;
     };
     if (name == "bufsize")
-        return size(compile.bufsize);
-    if (name == "aggsize") {
+        compile.bufsize = v.number;
+    else if (name == "aggsize") {
         compile.aggsize_given = true;
-        return size(compile.aggsize);
-    }
-    if (name == "dynvarsize")
-        return size(compile.dynvarsize);
-    if (name == "strsize")
-        return size(compile.strsize);
-    if (name == "specsize")
-        return size(targets.consumer->speculation_size);
-    if (name == "stackframes")
+        compile.aggsize = v.number;
+    } else if (name == "dynvarsize")
+        compile.dynvarsize = v.number;
+    else if (name == "strsize")
+        compile.strsize = v.number;
+    else if (name == "specsize")
+        targets.consumer->speculation_size = v.number;
+    else if (name == "stackframes")
         frames(compile.stackframes, codegen::CompileOptions{}.stackframes);
     else if (name == "ustackframes")
         frames(compile.ustackframes, codegen::CompileOptions{}.ustackframes);
@@ -83,9 +190,10 @@ Status set_compile_option(const OptionTargets &targets, const std::string &name,
         flags.errtags = true;
     else if (name == "nspec") {
         // Each speculation is a map slot claimed by a loop in speculation().
-        if (!v.set || v.number < 1 || v.number > kMaxSpeculations)
+        if (!v.set)
             return failure("option 'nspec' needs a number from 1 to " +
-                           std::to_string(kMaxSpeculations) + ", not " + given());
+                           std::to_string(kMaxSpeculations) + ", not " +
+                           (value ? "'" + *value + "'" : std::string("nothing")));
         compile.nspec = uint32_t(v.number);
     }
     // The rest act elsewhere (the cpp options in the command) or need nothing
@@ -108,14 +216,16 @@ Result<std::string> apply_option(const OptionTargets &targets, OptionSource sour
                        "): give it on the command line, -x " + name);
     if (tracing && spec->time == OptionTime::Runtime)
         return failure(std::string(trace::kOptionWhileTracing));
-    auto parsed = trace::parse_option(*spec, value);
-    if (auto *problem = std::get_if<trace::OptionError>(&parsed))
-        return failure(tracing ? std::string(problem->dtrace_reason) : problem->message);
+    Result<OptionValue> parsed = trace::parse_option(*spec, value);
+    Status valid = parsed ? check_range(*spec, *parsed, value) : Status(parsed.error());
+    if (!valid)
+        return failure(tracing ? std::string(trace::dtrace_reason(valid.error()))
+                               : valid.error().message);
     // A compile-time option changes nothing once the program runs; dtrace
     // takes its value without a word, as here.
     if (tracing && spec->time != OptionTime::Dynamic)
         return std::string();
-    const OptionValue &v = std::get<OptionValue>(parsed);
+    const OptionValue &v = *parsed;
     if (spec->effect == OptionSpec::Effect::Ignored)
         return targets.noticed->insert(name).second ? trace::no_effect_notice(*spec) : "";
     if (set_consumer_option(*targets.consumer, name, v) || tracing)

@@ -1,5 +1,7 @@
 #include "libtrace/session/program_sources.h"
 
+#include "libtrace/attach.h"
+
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -18,51 +20,41 @@ constexpr size_t kMaxScriptBytes = 16 << 20;
 
 // Reads a script: a regular file, or what a pipe or terminal gives
 // (-s /dev/stdin, -s <(generator)), up to kMaxScriptBytes.
-bool read_file(const std::string &path, std::string &text, std::string &error) {
-    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+Result<std::string> read_file(const std::string &path) {
+    trace::UniqueFd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
     struct stat file {};
-    if (fd < 0 || fstat(fd, &file) != 0) {
-        error = "failed to open " + path + ": " + std::strerror(errno);
-        if (fd >= 0)
-            close(fd);
-        return false;
-    }
-    if (!S_ISREG(file.st_mode) && !S_ISFIFO(file.st_mode) && !S_ISCHR(file.st_mode)) {
-        error = "failed to open " + path + ": " +
-                (S_ISDIR(file.st_mode) ? std::string(std::strerror(EISDIR))
-                                       : "not a file, pipe or terminal");
-        close(fd);
-        return false;
-    }
+    if (!fd || fstat(fd.get(), &file) != 0)
+        return Error("failed to open " + path + ": " + std::strerror(errno), errno);
+    if (S_ISDIR(file.st_mode))
+        return Error("failed to open " + path + ": " + std::strerror(EISDIR), EISDIR);
+    if (!S_ISREG(file.st_mode) && !S_ISFIFO(file.st_mode) && !S_ISCHR(file.st_mode))
+        return failure("failed to open " + path + ": not a file, pipe or terminal");
+    std::string text;
     char buffer[65536];
     for (;;) {
-        const ssize_t n = read(fd, buffer, sizeof buffer);
+        const ssize_t n = read(fd.get(), buffer, sizeof buffer);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n < 0) {
-            error = "failed to read " + path + ": " + std::strerror(errno);
-            break;
-        }
-        if (n == 0) {
-            close(fd);
-            return true;
-        }
-        if (text.size() + size_t(n) > kMaxScriptBytes) {
-            error = path + " is larger than a script may be (" +
-                    std::to_string(kMaxScriptBytes >> 20) + " MiB)";
-            break;
-        }
+        if (n < 0)
+            return Error("failed to read " + path + ": " + std::strerror(errno), errno);
+        if (n == 0)
+            return text;
+        if (text.size() + size_t(n) > kMaxScriptBytes)
+            return failure(path + " is larger than a script may be (" +
+                           std::to_string(kMaxScriptBytes >> 20) + " MiB)");
         text.append(buffer, size_t(n));
     }
-    close(fd);
-    return false;
 }
 
 // Runs cpp over `text` and returns its output with line markers kept, so
 // diagnostics point into the original file. A `#!` first line is blanked
 // first (cpp rejects it) without moving the lines below it.
-bool preprocess(const std::string &path, std::string text, const std::vector<std::string> &cpp_args,
-                std::string &output, std::string &error) {
+Result<std::string> preprocess(const std::string &path, std::string text,
+                               const std::vector<std::string> &cpp_args) {
+    auto cannot_run = [](int errnum) {
+        return Error(std::string("cannot run the C preprocessor: ") + std::strerror(errnum),
+                     errnum);
+    };
     if (text.rfind("#!", 0) == 0)
         text.replace(0, text.find('\n') == std::string::npos ? text.size() : text.find('\n'), "");
     text = "# 1 \"" + path + "\"\n" + text;
@@ -70,15 +62,13 @@ bool preprocess(const std::string &path, std::string text, const std::vector<std
     // The input goes through a memfd so a large script cannot deadlock the pipe.
     int input = memfd_create("dtx-cpp-input", MFD_CLOEXEC);
     int out_pipe[2];
-    if (input < 0 || pipe2(out_pipe, O_CLOEXEC) != 0) {
-        error = std::string("cannot run the C preprocessor: ") + std::strerror(errno);
-        return false;
-    }
+    if (input < 0 || pipe2(out_pipe, O_CLOEXEC) != 0)
+        return cannot_run(errno);
     if (write(input, text.data(), text.size()) != ssize_t(text.size()) ||
         lseek(input, 0, SEEK_SET) != 0) {
-        error = std::string("cannot run the C preprocessor: ") + std::strerror(errno);
+        Error error = cannot_run(errno);
         close(input);
-        return false;
+        return error;
     }
 
     std::vector<std::string> args = {"cpp",          "-xc",           "-undef",     "-D__linux",
@@ -92,6 +82,7 @@ bool preprocess(const std::string &path, std::string text, const std::vector<std
     argv.push_back(nullptr);
 
     pid_t child = fork();
+    const int fork_errno = errno;
     if (child == 0) {
         dup2(input, STDIN_FILENO);
         dup2(out_pipe[1], STDOUT_FILENO);
@@ -102,9 +93,9 @@ bool preprocess(const std::string &path, std::string text, const std::vector<std
     close(out_pipe[1]);
     if (child < 0) {
         close(out_pipe[0]);
-        error = std::string("cannot run the C preprocessor: ") + std::strerror(errno);
-        return false;
+        return cannot_run(fork_errno);
     }
+    std::string output;
     char buffer[65536];
     ssize_t n;
     while ((n = read(out_pipe[0], buffer, sizeof buffer)) > 0 || (n < 0 && errno == EINTR)) {
@@ -115,15 +106,11 @@ bool preprocess(const std::string &path, std::string text, const std::vector<std
     int status = 0;
     while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-        error = "cannot run the C preprocessor 'cpp' (is the cpp package installed?)";
-        return false;
-    }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        error = "the C preprocessor failed on " + path;
-        return false;
-    }
-    return true;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+        return failure("cannot run the C preprocessor 'cpp' (is the cpp package installed?)");
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return failure("the C preprocessor failed on " + path);
+    return output;
 }
 
 } // namespace
@@ -151,7 +138,6 @@ std::string expand_field_description(ProgramSource::Kind kind, const std::string
 
 Result<std::vector<LoadedSource>> load_program_sources(const Options &options) {
     std::vector<LoadedSource> sources;
-    std::string error;
     size_t command_line_count = 0;
     for (const ProgramSource &source : options.sources)
         command_line_count += source.kind != ProgramSource::Kind::ScriptFile;
@@ -160,16 +146,12 @@ Result<std::vector<LoadedSource>> load_program_sources(const Options &options) {
     for (const ProgramSource &source : options.sources) {
         LoadedSource loaded;
         if (source.kind == ProgramSource::Kind::ScriptFile) {
-            std::string text;
-            if (!read_file(source.text, text, error))
-                return failure(error);
-            if (options.preprocess) {
-                std::string output;
-                if (!preprocess(source.text, std::move(text), options.cpp_args, output, error))
-                    return failure(error);
-                text = std::move(output);
-            }
-            loaded.file = std::make_unique<SourceFile>(source.text, std::move(text));
+            Result<std::string> text = read_file(source.text);
+            if (text && options.preprocess)
+                text = preprocess(source.text, std::move(*text), options.cpp_args);
+            if (!text)
+                return std::move(text).error();
+            loaded.file = std::make_unique<SourceFile>(source.text, std::move(*text));
         } else {
             ++command_line_index;
             std::string name = command_line_count > 1

@@ -159,12 +159,12 @@ Status Session::Impl::start_targets() {
         std::vector<std::string> words = trace::split_command_line(options.commands[0]);
         if (words.empty())
             return usage_error("-c needs a command, not only white space");
-        if (auto problem = targets.start_command(words))
-            return failure(*problem);
+        if (Status started = targets.start_command(words); !started)
+            return started;
     }
     for (int pid : options.pids)
-        if (auto problem = targets.grab(pid))
-            return failure(*problem);
+        if (Status grabbed = targets.grab(pid); !grabbed)
+            return grabbed;
     target_pid = targets.target_pid();
     return {};
 }
@@ -202,10 +202,9 @@ Status Session::list() {
     for (ProbeFilter &filter : filters)
         for (std::string *field : {&filter.pattern.provider, &filter.pattern.module,
                                    &filter.pattern.function, &filter.pattern.name}) {
-            std::string error;
-            std::optional<std::string> expanded = trace::expand_probe_macros(*field, macros, error);
+            Result<std::string> expanded = trace::expand_probe_macros(*field, macros);
             if (!expanded)
-                return failure("invalid probe description " + filter.text + ": " + error);
+                return expanded.error().prefixed("invalid probe description " + filter.text);
             *field = *expanded;
         }
     providers::ProviderContext context{&session.targets};
@@ -294,19 +293,20 @@ Status Session::Impl::compile() {
         const ast::Clause &clause = *program.clauses[c];
         for (const ast::ProbeDescription &description : clause.probes) {
             providers::ProbePattern pattern;
-            std::string macro_error;
-            bool expanded = true;
+            Status expanded;
             for (auto [field, text] : {std::pair{&pattern.provider, &description.provider},
                                        std::pair{&pattern.module, &description.module},
                                        std::pair{&pattern.function, &description.function},
                                        std::pair{&pattern.name, &description.name}})
                 if (expanded) {
-                    std::optional<std::string> value =
-                        trace::expand_probe_macros(*text, macros, macro_error);
-                    expanded = value.has_value();
-                    *field = value.value_or("");
+                    Result<std::string> value = trace::expand_probe_macros(*text, macros);
+                    if (value)
+                        *field = *value;
+                    else
+                        expanded = std::move(value).error();
                 }
             if (!expanded) {
+                const std::string &macro_error = expanded.error().message;
                 Diagnostic &d =
                     diagnostics.error("D_MACRO_UNDEF", description.range,
                                       "probe description " + description.text + ": " + macro_error);
@@ -320,8 +320,8 @@ Status Session::Impl::compile() {
             bool malformed = false;
             for (auto &provider : providers) {
                 size_t before = found.size();
-                if (auto problem = provider->match(pattern, probes, found)) {
-                    diagnostics.error("D_PROBE_SPEC", description.range, *problem);
+                if (Status matched = provider->match(pattern, probes, found); !matched) {
+                    diagnostics.error("D_PROBE_SPEC", description.range, matched.error().message);
                     malformed = true;
                 } else if (found.size() > before) {
                     if (auto missing = provider->unavailable()) {
@@ -429,22 +429,20 @@ Status Session::Impl::compile() {
     };
     // Kernel variables' addresses: /proc/kallsyms, read once if a program
     // names one.
-    auto kallsyms = std::make_shared<std::optional<trace::KernelSymbolTableResult>>();
+    auto kallsyms = std::make_shared<std::optional<Result<trace::KernelSymbolTable>>>();
     compile_options.kernel_symbol_address =
-        [kallsyms](std::string_view name,
-                   std::string_view module) -> std::variant<uint64_t, std::string> {
+        [kallsyms](std::string_view name, std::string_view module) -> Result<uint64_t> {
         if (!kallsyms->has_value())
             kallsyms->emplace(trace::KernelSymbolTable::load());
-        const auto *table = std::get_if<trace::KernelSymbolTable>(&**kallsyms);
+        const Result<trace::KernelSymbolTable> &table = **kallsyms;
         if (!table)
-            return "cannot read /proc/kallsyms: " +
-                   std::get<trace::KernelSymbolError>(**kallsyms).message;
+            return table.error().prefixed("cannot read /proc/kallsyms");
         if (std::optional<uint64_t> address = table->lookup(name, module); address && *address)
             return *address;
         if (table->lookup("__start_rodata").value_or(0) && !table->lookup("jiffies"))
-            return "it is not in /proc/kallsyms, which lists no kernel variables here (the "
-                   "kernel was built without CONFIG_KALLSYMS_ALL)";
-        return "it is not in /proc/kallsyms";
+            return failure("it is not in /proc/kallsyms, which lists no kernel variables here "
+                           "(the kernel was built without CONFIG_KALLSYMS_ALL)");
+        return failure("it is not in /proc/kallsyms");
     };
     auto wants = [&](std::string_view stage) {
         return std::find(options.dump_stages.begin(), options.dump_stages.end(), stage) !=

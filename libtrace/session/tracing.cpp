@@ -256,14 +256,14 @@ Status Session::Impl::attach(Tracing &tracing) {
             continue;
         }
         providers::AttachContext context{fd, tracing.object, tracing.attachments};
-        std::optional<std::string> problem = t.attach(context);
+        Status attached = t.attach(context);
         for (const std::string &warning : context.warnings)
             std::fprintf(err, "dtx: %s\n", warning.c_str());
         if (options.verbose)
             for (const std::string &note : context.notes)
                 std::fprintf(err, "dtx: %s\n", note.c_str());
-        if (problem)
-            return failure(*problem);
+        if (!attached)
+            return attached;
     }
     return {};
 }
@@ -274,9 +274,9 @@ Status Session::Impl::begin(Tracing &tracing, const Interrupts &interrupts) {
     auto symbols = std::make_shared<std::optional<trace::KernelSymbolTable>>();
     auto kernel_table = [symbols]() -> const trace::KernelSymbolTable * {
         if (!symbols->has_value()) {
-            trace::KernelSymbolTableResult loaded = trace::KernelSymbolTable::load();
-            if (auto *table = std::get_if<trace::KernelSymbolTable>(&loaded))
-                symbols->emplace(std::move(*table));
+            Result<trace::KernelSymbolTable> loaded = trace::KernelSymbolTable::load();
+            if (loaded)
+                symbols->emplace(std::move(*loaded));
         }
         return symbols->has_value() ? &**symbols : nullptr;
     };
@@ -390,9 +390,9 @@ Status Session::Impl::consume(Tracing &tracing, const Interrupts &interrupts) {
     // print at the end) is held at its exit until its modules are read.
     if (tracing.object.map(compiled->description.processes_map))
         targets.hold_exits([symbols = tracing.user_symbols](pid_t pid) { symbols->remember(pid); });
-    if (auto problem = targets.release_command()) {
+    if (Status released = targets.release_command(); !released) {
         tracing.status_without_exit = 1;
-        std::fprintf(err, "dtx: %s\n", problem->c_str());
+        std::fprintf(err, "dtx: %s\n", released.error().message.c_str());
         return {};
     }
 

@@ -38,12 +38,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!file || fwrite(data, 1, size, file) != size || fclose(file) != 0)
         abort();
     auto opened = dtx::trace::ElfFile::open(path);
-    if (auto *error = std::get_if<std::string>(&opened)) {
-        if (!error->starts_with(path + ": "))
+    if (!opened) {
+        if (!opened.error().message.starts_with(path + ": "))
             abort();
         return 0;
     }
-    const auto &elf = std::get<std::shared_ptr<const dtx::trace::ElfFile>>(opened);
+    const auto &elf = *opened;
     uint64_t previous = 0;
     for (const dtx::trace::ElfFunction &function : elf->functions()) {
         if (function.address < previous || function.name.empty())

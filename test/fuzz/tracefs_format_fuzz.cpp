@@ -11,11 +11,9 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::string_view text(reinterpret_cast<const char *>(data), size);
-    std::string error;
-    std::optional<dtx::trace::TracepointFormat> format =
-        dtx::trace::parse_tracepoint_format(text, error);
+    dtx::Result<dtx::trace::TracepointFormat> format = dtx::trace::parse_tracepoint_format(text);
     if (!format) {
-        if (error.empty())
+        if (format.error().message.empty())
             std::abort();
         return 0;
     }

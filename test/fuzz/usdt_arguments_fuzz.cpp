@@ -43,12 +43,12 @@ bool valid(const UsdtArgument &argument) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::string_view spec(reinterpret_cast<const char *>(data), size);
     auto parsed = dtx::trace::parse_usdt_arguments_with_lookup(spec, 0x401000, lookup);
-    if (auto *error = std::get_if<std::string>(&parsed)) {
-        if (!error->starts_with("argument "))
+    if (!parsed) {
+        if (!parsed.error().message.starts_with("argument "))
             std::abort();
         return 0;
     }
-    for (const UsdtArgument &argument : std::get<std::vector<UsdtArgument>>(parsed))
+    for (const UsdtArgument &argument : *parsed)
         if (!valid(argument))
             std::abort();
     return 0;

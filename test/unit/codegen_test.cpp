@@ -186,9 +186,10 @@ std::unique_ptr<Build> compile_with_providers(const std::string &text,
         for (const ast::ProbeDescription &d : clause->probes)
             for (size_t p = 0; p < providers.size(); p++) {
                 std::vector<const trace::Probe *> found;
-                if (auto problem = providers[p]->match({d.provider, d.module, d.function, d.name},
-                                                       b->probes, found))
-                    ADD_FAILURE() << *problem;
+                if (dtx::Status matched = providers[p]->match(
+                        {d.provider, d.module, d.function, d.name}, b->probes, found);
+                    !matched)
+                    ADD_FAILURE() << matched.error().message;
                 for (const trace::Probe *probe : found) {
                     if (std::find(matched.begin(), matched.end(), probe) == matched.end())
                         matched.push_back(probe);

@@ -1,8 +1,14 @@
 // dtrace's option catalogue (libtrace/options): names, tables and how values
-// are read, checked against dtrace-utils' dt_options.c.
+// are read, checked against dtrace-utils' dt_options.c; and the range each
+// option's value must be in (apply_option(), libtrace/session).
 #include "libtrace/options.h"
+#include "libtrace/session/option_settings.h"
 
+#include <bpf/libbpf.h>
 #include <gtest/gtest.h>
+
+#include <cstdint>
+#include <set>
 
 namespace dtx::trace {
 namespace {
@@ -14,18 +20,16 @@ const OptionSpec &spec(std::string_view name) {
 }
 
 OptionValue parsed(std::string_view name, std::optional<std::string> value) {
-    auto result = parse_option(spec(name), value);
-    EXPECT_TRUE(std::holds_alternative<OptionValue>(result))
-        << name << ": " << std::get<OptionError>(result).message;
-    return std::holds_alternative<OptionValue>(result) ? std::get<OptionValue>(result)
-                                                       : OptionValue{};
+    Result<OptionValue> result = parse_option(spec(name), value);
+    EXPECT_TRUE(result) << name << ": " << result.error().message;
+    return result ? *result : OptionValue{};
 }
 
-OptionError refused(std::string_view name, std::optional<std::string> value) {
-    auto result = parse_option(spec(name), value);
-    EXPECT_TRUE(std::holds_alternative<OptionError>(result)) << name;
-    return std::holds_alternative<OptionError>(result) ? std::get<OptionError>(result)
-                                                       : OptionError{};
+// The error, with dtrace's words for it (dtrace_reason()) as its one detail.
+Error refused(std::string_view name, std::optional<std::string> value) {
+    Result<OptionValue> result = parse_option(spec(name), value);
+    EXPECT_FALSE(result) << name;
+    return result ? option_error("", "") : result.error();
 }
 
 TEST(DtraceOptions, EveryTableOfDtOptionsIsKnown) {
@@ -59,7 +63,7 @@ TEST(DtraceOptions, ToggleReadsDtraceWordsAndNumbers) {
     EXPECT_EQ(parsed("aggsortkeypos", "2").number, 2u);
     EXPECT_EQ(parsed("aggsortkeypos", "0x10").number, 16u);
     EXPECT_TRUE(parsed("quiet", "0").set); // 0 is a value, not "unset"
-    EXPECT_EQ(refused("quiet", "um, no").dtrace_reason, "Invalid value for specified option");
+    EXPECT_EQ(dtrace_reason(refused("quiet", "um, no")), "Invalid value for specified option");
     refused("aggsortpos", "-1");
     refused("aggsortpos", "2x");
 }
@@ -71,10 +75,24 @@ TEST(DtraceOptions, SizesTakeBinarySuffixes) {
     EXPECT_EQ(parsed("bufsize", "2t").number, 2ull << 40);
     EXPECT_EQ(parsed("bufsize", "100").number, 100u);
     EXPECT_EQ(parsed("bufsize", std::nullopt).number, 0u);
+    EXPECT_EQ(parsed("bufsize", "0x10k").number, 16u << 10);
     refused("bufsize", "4mb");
     refused("bufsize", "-4m");
     refused("bufsize", "");
+    refused("bufsize", "16 ");
+    refused("bufsize", " 16");
     EXPECT_NE(refused("bufsize", "x").message.find("'x'"), std::string::npos);
+}
+
+// Too large for 64 bits, as written or once scaled: above every range, which
+// apply_option() checks.
+TEST(DtraceOptions, NumbersBeyond64BitsReadAsTheLargest) {
+    EXPECT_EQ(parsed("bufsize", "99999999999999999999").number, UINT64_MAX);
+    EXPECT_EQ(parsed("bufsize", "16777216t").number, UINT64_MAX);
+    EXPECT_EQ(parsed("bufsize", "16777215t").number, uint64_t{16777215} << 40);
+    EXPECT_EQ(parsed("switchrate", "999999999999d").number, UINT64_MAX);
+    EXPECT_EQ(parsed("aggsortpos", "0x10000000000000000").number, UINT64_MAX);
+    EXPECT_EQ(parsed("pgmax", "99999999999999999999").number, UINT64_MAX);
 }
 
 TEST(DtraceOptions, RatesAreNanosecondsBetweenEvents) {
@@ -108,13 +126,13 @@ TEST(DtraceOptions, VersionsAreThoseDtraceDefines) {
     parsed("version", "2.0.0");
     parsed("version", "1.6.4");
     parsed("version", "2.0.6");
-    EXPECT_EQ(refused("version", "3.0").dtrace_reason,
+    EXPECT_EQ(dtrace_reason(refused("version", "3.0")),
               "Requested version is not supported by compiler");
-    EXPECT_EQ(refused("version", "1.7").dtrace_reason,
+    EXPECT_EQ(dtrace_reason(refused("version", "1.7")),
               "Requested version is not supported by compiler");
-    EXPECT_EQ(refused("version", "2.x").dtrace_reason,
+    EXPECT_EQ(dtrace_reason(refused("version", "2.x")),
               "Version is not properly formatted or is too large");
-    EXPECT_EQ(refused("version", "1.2.3.4").dtrace_reason,
+    EXPECT_EQ(dtrace_reason(refused("version", "1.2.3.4")),
               "Version is not properly formatted or is too large");
     refused("version", std::nullopt);
     EXPECT_EQ(d_versions().front(), "1.0");
@@ -133,6 +151,98 @@ TEST(DtraceOptions, NumbersAndTextAreRequired) {
 
 TEST(DtraceOptions, NoticeNamesTheOption) {
     EXPECT_EQ(no_effect_notice(spec("cpu")), "option 'cpu' has no effect in dtx");
+}
+
+// apply_option() from -x, #pragma or setopt() into fresh settings.
+class OptionRanges : public ::testing::Test {
+protected:
+    // "" when set, else the error's message.
+    std::string set(const std::string &name, std::optional<std::string> value,
+                    session::OptionSource source = session::OptionSource::CommandLine) {
+        session::OptionTargets targets{&compile, &flags, &consumer, &noticed};
+        if (source == session::OptionSource::Setopt)
+            targets = {nullptr, nullptr, &consumer, &noticed};
+        Result<std::string> applied = session::apply_option(targets, source, name, value);
+        return applied ? "" : applied.error().message;
+    }
+
+    codegen::CompileOptions compile;
+    session::SessionFlags flags;
+    ConsumerOptions consumer;
+    std::set<std::string> noticed;
+};
+
+TEST_F(OptionRanges, SizesDtxAllocatesAreFromOneByte) {
+    EXPECT_EQ(set("bufsize", "512m"), "");
+    EXPECT_EQ(compile.bufsize, 512u << 20);
+    EXPECT_EQ(set("bufsize", "1"), "");
+    EXPECT_EQ(set("bufsize", "1g"), "option 'bufsize' needs a size from 1 byte to 512m, not '1g'");
+    EXPECT_EQ(set("bufsize", "0"), "option 'bufsize' needs a size from 1 byte to 512m, not '0'");
+    EXPECT_EQ(set("bufsize", "99999999999999999999"),
+              "option 'bufsize' needs a size from 1 byte to 512m, not '99999999999999999999'");
+    EXPECT_EQ(compile.bufsize, 1u);
+    EXPECT_EQ(set("aggsize", "8388607t"), "");
+    EXPECT_EQ(compile.aggsize, uint64_t{8388607} << 40);
+    EXPECT_EQ(set("dynvarsize", "8388608t"),
+              "option 'dynvarsize' needs a size from 1 byte to 8388607t, not '8388608t'");
+    EXPECT_EQ(set("specsize", std::nullopt),
+              "option 'specsize' needs a size from 1 byte to 8388607t, not nothing");
+}
+
+TEST_F(OptionRanges, StrsizeIsWhatOneRecordHolds) {
+    EXPECT_EQ(set("strsize", "16368"), "");
+    EXPECT_EQ(compile.strsize, 16368u);
+    EXPECT_EQ(set("strsize", "16k"),
+              "option 'strsize' needs a size from 1 byte to 16368 bytes, not '16k'");
+}
+
+TEST_F(OptionRanges, FramesAndSpeculationsHaveTheirLimits) {
+    EXPECT_EQ(set("stackframes", "127"), "");
+    EXPECT_EQ(compile.stackframes, 127u);
+    EXPECT_EQ(set("ustackframes", "128"),
+              "option 'ustackframes' needs a number from 1 to 127, not '128'");
+    EXPECT_EQ(set("stackframes", "0"),
+              "option 'stackframes' needs a number from 1 to 127, not '0'");
+    EXPECT_EQ(set("stackframes", "no"), ""); // unset: the default
+    EXPECT_EQ(compile.stackframes, codegen::CompileOptions{}.stackframes);
+    EXPECT_EQ(set("nspec", "1024"), "");
+    EXPECT_EQ(set("nspec", "1025"), "option 'nspec' needs a number from 1 to 1024, not '1025'");
+    EXPECT_EQ(set("nspec", "no"), "option 'nspec' needs a number from 1 to 1024, not 'no'");
+}
+
+TEST_F(OptionRanges, RatesAndNumbersFitDtracesSigned64Bits) {
+    EXPECT_EQ(set("switchrate", "106751d"), "");
+    EXPECT_EQ(set("switchrate", "106752d"),
+              "option 'switchrate' needs a rate from 0 to 106751d, not '106752d'");
+    EXPECT_EQ(set("aggsortpos", "9223372036854775807"), "");
+    EXPECT_EQ(set("aggsortpos", "9223372036854775808"),
+              "option 'aggsortpos' needs a number from 0 to 9223372036854775807, not "
+              "'9223372036854775808'");
+    // Options dtx does not act on are checked as well.
+    EXPECT_EQ(set("pgmax", "99999999999999999999"),
+              "option 'pgmax' needs a number from 0 to 9223372036854775807, not "
+              "'99999999999999999999'");
+    EXPECT_EQ(set("jstackstrsize", "16777216t"),
+              "option 'jstackstrsize' needs a size from 0 to 8388607t, not '16777216t'");
+}
+
+TEST_F(OptionRanges, CpuNamesACpuOfThisMachine) {
+    const std::string cpus = std::to_string(libbpf_num_possible_cpus());
+    EXPECT_EQ(set("cpu", "0"), "");
+    EXPECT_EQ(set("cpu", cpus), "option 'cpu' needs a number from 0 to " +
+                                    std::to_string(libbpf_num_possible_cpus() - 1) + ", not '" +
+                                    cpus + "'");
+}
+
+TEST_F(OptionRanges, SetoptSaysDtracesWordsAndTheRange) {
+    EXPECT_EQ(set("stackindent", "1024", session::OptionSource::Setopt), "");
+    EXPECT_EQ(consumer.print.stack_indent, 1024u);
+    EXPECT_EQ(set("stackindent", "5000", session::OptionSource::Setopt),
+              "Invalid value for specified option (from 0 to 1024)");
+    EXPECT_EQ(set("stackindent", "5000", session::OptionSource::Program),
+              "option 'stackindent' needs a number from 0 to 1024, not '5000'");
+    EXPECT_EQ(set("quiet", "um", session::OptionSource::Setopt),
+              "Invalid value for specified option");
 }
 
 } // namespace

@@ -34,17 +34,17 @@ std::string trigger(const std::string &name) {
 
 std::shared_ptr<const ElfFile> open_ok(const std::string &path) {
     auto opened = ElfFile::open(path);
-    if (auto *error = std::get_if<std::string>(&opened)) {
-        ADD_FAILURE() << *error;
+    if (!opened) {
+        ADD_FAILURE() << opened.error().message;
         return nullptr;
     }
-    return std::get<std::shared_ptr<const ElfFile>>(opened);
+    return *opened;
 }
 
 std::string open_error(const std::string &path) {
     auto opened = ElfFile::open(path);
-    if (auto *error = std::get_if<std::string>(&opened))
-        return *error;
+    if (!opened)
+        return opened.error().message;
     return "(opened)";
 }
 
@@ -465,8 +465,8 @@ TEST(ElfFile, SurvivesDamagedFiles) {
           std::size_t{1000}, std::size_t{4096}, original.size() / 2, original.size() - 1}) {
         const std::string path = directory.write("truncated", original.substr(0, size));
         auto opened = ElfFile::open(path);
-        if (auto *error = std::get_if<std::string>(&opened)) {
-            EXPECT_TRUE(error->starts_with(path + ": ")) << *error;
+        if (!opened) {
+            EXPECT_TRUE(opened.error().message.starts_with(path + ": ")) << opened.error().message;
         }
     }
     std::mt19937 random(12345);
@@ -480,9 +480,9 @@ TEST(ElfFile, SurvivesDamagedFiles) {
             damaged[at] = static_cast<char>(random());
         }
         auto opened = ElfFile::open(directory.write("damaged", damaged));
-        if (auto *file = std::get_if<std::shared_ptr<const ElfFile>>(&opened)) {
-            for (const ElfFunction &function : (*file)->functions())
-                (*file)->function_at(function.address);
+        if (opened) {
+            for (const ElfFunction &function : (*opened)->functions())
+                (*opened)->function_at(function.address);
         }
     }
 }
@@ -491,29 +491,29 @@ TEST(ElfFileCache, ReturnsTheSameFileUntilItChanges) {
     ElfFileCache cache;
     auto first = cache.get(trigger("dtx-funcs"));
     auto second = cache.get(trigger("dtx-funcs"));
-    ASSERT_EQ(first.index(), 0u);
-    ASSERT_EQ(second.index(), 0u);
-    EXPECT_EQ(std::get<0>(first), std::get<0>(second));
+    ASSERT_TRUE(first);
+    ASSERT_TRUE(second);
+    EXPECT_EQ(*first, *second);
     auto other = cache.get(trigger("dtx-funcs-nopie"));
-    ASSERT_EQ(other.index(), 0u);
-    EXPECT_NE(std::get<0>(other), std::get<0>(first));
+    ASSERT_TRUE(other);
+    EXPECT_NE(*other, *first);
 
     TemporaryDirectory directory;
     const std::string copy = directory.write("copy", read_file(trigger("dtx-funcs")));
     auto before = cache.get(copy);
-    ASSERT_EQ(before.index(), 0u);
+    ASSERT_TRUE(before);
     {
         std::ofstream(copy, std::ios::binary | std::ios::trunc)
             << read_file(trigger("dtx-funcs-nopie"));
     }
     auto after = cache.get(copy);
-    ASSERT_EQ(after.index(), 0u);
-    EXPECT_NE(std::get<0>(after), std::get<0>(before));
-    EXPECT_FALSE(std::get<0>(after)->position_independent());
+    ASSERT_TRUE(after);
+    EXPECT_NE(*after, *before);
+    EXPECT_FALSE((*after)->position_independent());
 
     auto missing = cache.get("/nonexistent/dtx-elf");
-    ASSERT_EQ(missing.index(), 1u);
-    EXPECT_EQ(std::get<1>(missing), "/nonexistent/dtx-elf: No such file or directory");
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.error().message, "/nonexistent/dtx-elf: No such file or directory");
 }
 
 } // namespace

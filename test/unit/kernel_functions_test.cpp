@@ -62,10 +62,10 @@ TEST(KernelFunctionList, KallsymsFallbackKeepsBtfTextSymbols) {
 }
 
 TEST(KernelFunctionList, LoadsTheRunningKernelsFunctions) {
-    auto loaded = KernelFunctionList::load();
-    if (auto *error = std::get_if<std::string>(&loaded))
-        GTEST_SKIP() << "skipped: " << *error;
-    const KernelFunctionList &list = std::get<KernelFunctionList>(loaded);
+    Result<KernelFunctionList> loaded = KernelFunctionList::load();
+    if (!loaded)
+        GTEST_SKIP() << "skipped: " << loaded.error().message;
+    const KernelFunctionList &list = *loaded;
     EXPECT_GT(list.functions().size(), 10000u);
     bool vfs_read = false;
     for (const KernelFunction &f : list.functions())

@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -30,10 +31,10 @@ constexpr const char *kSample = "ffffffff81000100 T vfs_read\n"
                                 "ffffffffc0002000 T ext4_mount\t[ext4]";
 
 KernelSymbolTable parse_ok(std::string text) {
-    KernelSymbolTableResult result = KernelSymbolTable::parse(std::move(text), "test");
-    if (auto *error = std::get_if<KernelSymbolError>(&result))
-        ADD_FAILURE() << error->message;
-    return std::move(std::get<KernelSymbolTable>(result));
+    Result<KernelSymbolTable> result = KernelSymbolTable::parse(std::move(text), "test");
+    if (!result)
+        ADD_FAILURE() << result.error().message;
+    return std::move(result).value();
 }
 
 TEST(KernelSymbols, ParsesEveryWellFormedLine) {
@@ -131,29 +132,28 @@ TEST(KernelSymbols, GlobalWinsLookupOverEarlierLocal) {
 }
 
 TEST(KernelSymbols, HiddenAddressesAreAnError) {
-    KernelSymbolTableResult result = KernelSymbolTable::parse("0000000000000000 T _stext\n"
-                                                              "0000000000000000 T vfs_read\n"
-                                                              "0000000000000000 t x\t[ext4]\n",
-                                                              "/proc/kallsyms");
-    const auto *error = std::get_if<KernelSymbolError>(&result);
-    ASSERT_NE(error, nullptr);
-    EXPECT_NE(error->message.find("/proc/kallsyms: kernel symbol addresses are hidden"),
-              std::string::npos)
-        << error->message;
-    EXPECT_NE(error->message.find("kptr_restrict"), std::string::npos) << error->message;
+    Result<KernelSymbolTable> result = KernelSymbolTable::parse("0000000000000000 T _stext\n"
+                                                                "0000000000000000 T vfs_read\n"
+                                                                "0000000000000000 t x\t[ext4]\n",
+                                                                "/proc/kallsyms");
+    ASSERT_FALSE(result);
+    const std::string &message = result.error().message;
+    EXPECT_NE(message.find("/proc/kallsyms: kernel symbol addresses are hidden"), std::string::npos)
+        << message;
+    EXPECT_NE(message.find("kptr_restrict"), std::string::npos) << message;
 }
 
 TEST(KernelSymbols, EmptyTextIsAnError) {
-    KernelSymbolTableResult result = KernelSymbolTable::parse("", "empty");
-    ASSERT_TRUE(std::holds_alternative<KernelSymbolError>(result));
-    EXPECT_EQ(std::get<KernelSymbolError>(result).message, "empty: no symbols");
+    Result<KernelSymbolTable> result = KernelSymbolTable::parse("", "empty");
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error().message, "empty: no symbols");
 }
 
 TEST(KernelSymbols, MissingFileIsAnError) {
-    KernelSymbolTableResult result = KernelSymbolTable::load("/nonexistent/kallsyms");
-    ASSERT_TRUE(std::holds_alternative<KernelSymbolError>(result));
-    EXPECT_EQ(std::get<KernelSymbolError>(result).message,
-              "/nonexistent/kallsyms: No such file or directory");
+    Result<KernelSymbolTable> result = KernelSymbolTable::load("/nonexistent/kallsyms");
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error().message, "/nonexistent/kallsyms: No such file or directory");
+    EXPECT_EQ(result.error().errnum, ENOENT);
 }
 
 TEST(KernelSymbols, TableSurvivesMoves) {
@@ -189,11 +189,11 @@ TEST(KernelSymbols, RealKallsyms) {
     if (geteuid() != 0)
         GTEST_SKIP() << "skipped: not root, /proc/kallsyms addresses read as zero";
     const auto begin = std::chrono::steady_clock::now();
-    KernelSymbolTableResult result = KernelSymbolTable::load();
+    Result<KernelSymbolTable> result = KernelSymbolTable::load();
     const auto elapsed = std::chrono::steady_clock::now() - begin;
-    if (auto *error = std::get_if<KernelSymbolError>(&result))
-        GTEST_SKIP() << "skipped: " << error->message;
-    const KernelSymbolTable &table = std::get<KernelSymbolTable>(result);
+    if (!result)
+        GTEST_SKIP() << "skipped: " << result.error().message;
+    const KernelSymbolTable &table = *result;
     std::printf("loaded %zu symbols from /proc/kallsyms in %.1f ms\n", table.size(),
                 std::chrono::duration<double, std::milli>(elapsed).count());
 

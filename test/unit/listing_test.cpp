@@ -24,8 +24,8 @@ class FakeProvider final : public providers::Provider {
 public:
     std::string_view name() const override { return "fake"; }
 
-    std::optional<std::string> match(const ProbePattern &pattern, trace::ProbeTable &table,
-                                     std::vector<const trace::Probe *> &out) override {
+    Status match(const ProbePattern &pattern, trace::ProbeTable &table,
+                 std::vector<const trace::Probe *> &out) override {
         list(table);
         for (const trace::Probe &probe : table)
             if (trace::glob_match(pattern.provider, probe.name.provider) &&
@@ -34,8 +34,8 @@ public:
                 trace::glob_match(pattern.name, probe.name.name))
                 out.push_back(&probe);
         if (pattern.name == "bad")
-            return "probe 'fake:::bad': rejected";
-        return std::nullopt;
+            return failure("probe 'fake:::bad': rejected");
+        return {};
     }
 
     void list(trace::ProbeTable &table) override {

@@ -71,8 +71,8 @@ std::string printf_with(const FormatContext &context, std::string_view format,
                         std::vector<FormatArgument> arguments) {
     ParsedFormat parsed = parse_ok(format);
     std::string out;
-    auto error = Formatter(context).format_printf(parsed, arguments, out);
-    EXPECT_FALSE(error.has_value()) << format << ": " << error->message;
+    Status formatted = Formatter(context).format_printf(parsed, arguments, out);
+    EXPECT_TRUE(formatted) << format << ": " << formatted.error().message;
     return out;
 }
 
@@ -84,18 +84,18 @@ std::string dprintf(std::string_view format, std::vector<FormatArgument> argumen
 std::string printf_error(std::string_view format, std::vector<FormatArgument> arguments) {
     ParsedFormat parsed = parse_ok(format);
     std::string out = "kept";
-    auto error = Formatter(FormatContext{}).format_printf(parsed, arguments, out);
-    EXPECT_TRUE(error.has_value()) << format << " formatted as '" << out << "'";
+    Status formatted = Formatter(FormatContext{}).format_printf(parsed, arguments, out);
+    EXPECT_FALSE(formatted) << format << " formatted as '" << out << "'";
     EXPECT_EQ(out, "kept");
-    return error ? error->message : "";
+    return formatted ? "" : formatted.error().message;
 }
 
 std::string printa(std::string_view format, std::vector<FormatArgument> keys,
                    std::vector<FormatArgument> values) {
     ParsedFormat parsed = parse_ok(format);
     std::string out;
-    auto error = Formatter(FormatContext{}).format_printa(parsed, keys, values, out);
-    EXPECT_FALSE(error.has_value()) << format << ": " << error->message;
+    Status formatted = Formatter(FormatContext{}).format_printa(parsed, keys, values, out);
+    EXPECT_TRUE(formatted) << format << ": " << formatted.error().message;
     return out;
 }
 
@@ -646,9 +646,9 @@ TEST(PrintaFormat, MissingKeyIsAnError) {
     std::string out;
     std::vector<FormatArgument> keys = {str("only")};
     std::vector<FormatArgument> values = {u64(1)};
-    auto error = Formatter(FormatContext{}).format_printa(parsed, keys, values, out);
-    ASSERT_TRUE(error.has_value());
-    EXPECT_NE(error->message.find("#2 (%s) is missing its value"), std::string::npos);
+    Status formatted = Formatter(FormatContext{}).format_printa(parsed, keys, values, out);
+    ASSERT_FALSE(formatted);
+    EXPECT_NE(formatted.error().message.find("#2 (%s) is missing its value"), std::string::npos);
     EXPECT_EQ(out, "");
 }
 
@@ -697,8 +697,7 @@ TEST(PrintfErrors, FailedConversionKeepsEarlierOutput) {
     ParsedFormat parsed = parse_ok("ok %d then %s");
     std::string out = "before:";
     std::vector<FormatArgument> arguments = {i32(1), i32(2)};
-    auto error = Formatter(FormatContext{}).format_printf(parsed, arguments, out);
-    ASSERT_TRUE(error.has_value());
+    EXPECT_FALSE(Formatter(FormatContext{}).format_printf(parsed, arguments, out));
     EXPECT_EQ(out, "before:");
 }
 

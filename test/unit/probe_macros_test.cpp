@@ -9,9 +9,8 @@ using dtx::trace::MacroValues;
 
 // The expanded field, or "error: MESSAGE".
 std::string expand(std::string_view field, const MacroValues &values) {
-    std::string error;
-    std::optional<std::string> out = expand_probe_macros(field, values, error);
-    return out ? *out : "error: " + error;
+    dtx::Result<std::string> out = expand_probe_macros(field, values);
+    return out ? *out : "error: " + out.error().message;
 }
 
 MacroValues values(std::vector<std::string> arguments, std::optional<pid_t> target = {}) {

@@ -31,13 +31,12 @@ constexpr const char *kSampleMaps =
     "7ffd5f1e3000-7ffd5f1e7000 r--p 00000000 00:00 0                          [vvar]\n"
     "7ffd5f1e7000-7ffd5f1e9000 r-xp 00000000 00:00 0                          [vdso]";
 
-std::vector<ProcessModule>
-modules_or_fail(std::variant<std::vector<ProcessModule>, std::string> result) {
-    if (auto *error = std::get_if<std::string>(&result)) {
-        ADD_FAILURE() << *error;
+std::vector<ProcessModule> modules_or_fail(Result<std::vector<ProcessModule>> result) {
+    if (!result) {
+        ADD_FAILURE() << result.error().message;
         return {};
     }
-    return std::move(std::get<std::vector<ProcessModule>>(result));
+    return std::move(*result);
 }
 
 std::string canonical(const std::string &path) {
@@ -181,9 +180,8 @@ TEST(ReadProcessModules, NoSuchProcess) {
     std::ifstream("/proc/sys/kernel/pid_max") >> pid_max;
     ASSERT_GT(pid_max, 0);
     const auto result = read_process_modules(pid_max);
-    ASSERT_TRUE(std::holds_alternative<std::string>(result));
-    EXPECT_EQ(std::get<std::string>(result),
-              "pid " + std::to_string(pid_max) + ": No such process");
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error().message, "pid " + std::to_string(pid_max) + ": No such process");
 }
 
 // A program whose file was deleted while it runs is still read, through
@@ -231,11 +229,11 @@ TEST(ReadProcessModules, DeletedExecutable) {
 
 TEST(PredictExecutableModules, MissingOrNotElf) {
     auto missing = predict_executable_modules("/no/such/program");
-    ASSERT_TRUE(std::holds_alternative<std::string>(missing));
-    EXPECT_EQ(std::get<std::string>(missing), "/no/such/program: No such file or directory");
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.error().message, "/no/such/program: No such file or directory");
     auto text = predict_executable_modules("/etc/passwd");
-    ASSERT_TRUE(std::holds_alternative<std::string>(text));
-    EXPECT_EQ(std::get<std::string>(text), "/etc/passwd: not an ELF file");
+    ASSERT_FALSE(text);
+    EXPECT_EQ(text.error().message, "/etc/passwd: not an ELF file");
 }
 
 TEST(PredictExecutableModules, Python) {

@@ -126,6 +126,12 @@ std::string join(const std::vector<std::string> &lines) {
     return text;
 }
 
+// Why link_runtime_library() failed; "" when it linked.
+std::string link_failure(llvm::Module &module, BpfDebugInfo &debug) {
+    Status linked = codegen::link_runtime_library(module, debug);
+    return linked ? "" : linked.error().message;
+}
+
 // A module with one program, "run", that looks up the map's value and makes
 // `calls` in turn with arguments from it, strsize `size`, storing each
 // result in Scratch::result. Empty (with a test failure) if it does not build.
@@ -244,9 +250,8 @@ std::vector<char> compile(llvm::LLVMContext &context, const BpfEmitter &emitter,
     builder.SetInsertPoint(done);
     builder.CreateRet(builder.getInt32(0));
 
-    std::string error = codegen::link_runtime_library(*module, debug);
-    if (!error.empty()) {
-        ADD_FAILURE() << error;
+    if (Status linked = codegen::link_runtime_library(*module, debug); !linked) {
+        ADD_FAILURE() << linked.error().message;
         return {};
     }
     debug.finalize();
@@ -997,7 +1002,7 @@ TEST_F(RuntimeLibraryLinkTest, LinksOnlyWhatTheModuleCalls) {
     // Callbacks are the library's own business.
     EXPECT_EQ(codegen::runtime_function(module, "dtx_rt_step_search"), nullptr);
 
-    ASSERT_EQ(codegen::link_runtime_library(module, debug), "");
+    ASSERT_EQ(link_failure(module, debug), "");
     // The linker replaced the declaration.
     strstr = module.getFunction("dtx_rt_strstr");
     ASSERT_NE(strstr, nullptr);
@@ -1020,7 +1025,7 @@ TEST_F(RuntimeLibraryLinkTest, LinksOnlyWhatTheModuleCalls) {
     // own copies of the callbacks strstr shares with it).
     ASSERT_NE(codegen::runtime_function(module, "dtx_rt_strlen"), nullptr);
     ASSERT_NE(codegen::runtime_function(module, "dtx_rt_index"), nullptr);
-    ASSERT_EQ(codegen::link_runtime_library(module, debug), "");
+    ASSERT_EQ(link_failure(module, debug), "");
     EXPECT_FALSE(module.getFunction("dtx_rt_strlen")->isDeclaration());
     EXPECT_FALSE(module.getFunction("dtx_rt_index")->isDeclaration());
     EXPECT_EQ(module.getFunction("dtx_rt_strjoin"), nullptr);
@@ -1037,7 +1042,7 @@ TEST_F(RuntimeLibraryLinkTest, ReportsUnknownAndMistypedFunctions) {
     llvm::IRBuilder<> builder(context_);
     llvm::Function::Create(llvm::FunctionType::get(builder.getInt64Ty(), false),
                            llvm::GlobalValue::ExternalLinkage, "dtx_rt_no_such_function", module);
-    EXPECT_EQ(codegen::link_runtime_library(module, debug),
+    EXPECT_EQ(link_failure(module, debug),
               "the run-time library has no function 'dtx_rt_no_such_function'");
 
     llvm::Module mistyped("mistyped", context_);
@@ -1046,7 +1051,7 @@ TEST_F(RuntimeLibraryLinkTest, ReportsUnknownAndMistypedFunctions) {
     llvm::Function::Create(
         llvm::FunctionType::get(builder.getInt64Ty(), {builder.getPtrTy()}, false),
         llvm::GlobalValue::ExternalLinkage, "dtx_rt_strlen", mistyped);
-    EXPECT_EQ(codegen::link_runtime_library(mistyped, mistyped_debug),
+    EXPECT_EQ(link_failure(mistyped, mistyped_debug),
               "run-time function 'dtx_rt_strlen' is declared as i64 (ptr), but the library "
               "defines it as i64 (ptr, i64)");
 }
@@ -1055,7 +1060,7 @@ TEST_F(RuntimeLibraryLinkTest, NothingToLink) {
     llvm::Module module("empty", context_);
     emitter_.configure_module(module);
     BpfDebugInfo debug(module, "empty.d", "");
-    EXPECT_EQ(codegen::link_runtime_library(module, debug), "");
+    EXPECT_EQ(link_failure(module, debug), "");
     EXPECT_TRUE(module.empty());
 }
 

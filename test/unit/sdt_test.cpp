@@ -15,10 +15,9 @@ namespace dtx::providers {
 namespace {
 
 std::vector<trace::ProbeArgument> arguments_of(std::string_view fields) {
-    std::string error;
-    std::optional<trace::TracepointFormat> format =
-        trace::parse_tracepoint_format("name: test\nformat:\n" + std::string(fields), error);
-    EXPECT_TRUE(format) << error;
+    Result<trace::TracepointFormat> format =
+        trace::parse_tracepoint_format("name: test\nformat:\n" + std::string(fields));
+    EXPECT_TRUE(format) << format.error().message;
     return format ? sdt_arguments(*format) : std::vector<trace::ProbeArgument>{};
 }
 
@@ -149,7 +148,7 @@ TEST(SdtProvider, UntypableFormatIsLeftOutWithAWarning) {
     std::unique_ptr<Provider> provider = make_sdt_provider(tracefs.path());
     trace::ProbeTable table;
     std::vector<const trace::Probe *> found;
-    ASSERT_EQ(provider->match({"sdt", "test", "", ""}, table, found), std::nullopt);
+    ASSERT_TRUE(provider->match({"sdt", "test", "", ""}, table, found).ok());
     ASSERT_EQ(found.size(), 2u);
     const trace::Probe *typed = found[0]->name.name == "typed" ? found[0] : found[1];
     const trace::Probe *untypable = found[0] == typed ? found[1] : found[0];
@@ -162,7 +161,7 @@ TEST(SdtProvider, UntypableFormatIsLeftOutWithAWarning) {
     trace::BpfObject object;
     trace::AttachmentSet attachments;
     AttachContext context{-1, object, attachments};
-    EXPECT_EQ(programs[0].attach(context), std::nullopt);
+    EXPECT_TRUE(programs[0].attach(context).ok());
     EXPECT_TRUE(attachments.empty());
     EXPECT_EQ(context.warnings,
               (std::vector<std::string>{

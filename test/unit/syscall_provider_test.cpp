@@ -7,7 +7,6 @@
 
 #include <gtest/gtest.h>
 
-#include <optional>
 #include <string>
 
 namespace dtx::providers {
@@ -150,11 +149,9 @@ constexpr const char *kGetpidEntryFormat =
 
 // "TYPE NAME;" for each argument the format's event has.
 std::string arguments_of(const char *format_text) {
-    std::string error;
-    std::optional<trace::TracepointFormat> format =
-        trace::parse_tracepoint_format(format_text, error);
+    Result<trace::TracepointFormat> format = trace::parse_tracepoint_format(format_text);
     if (!format) {
-        ADD_FAILURE() << "the format did not parse: " << error;
+        ADD_FAILURE() << "the format did not parse: " << format.error().message;
         return "";
     }
     std::string text;

@@ -28,6 +28,11 @@ namespace {
 using dtx::trace::split_command_line;
 using dtx::trace::TargetProcesses;
 
+// What a failed call says; "" when it succeeded.
+std::string failure_of(const dtx::Status &status) {
+    return status ? "" : status.error().message;
+}
+
 using Words = std::vector<std::string>;
 
 // A file in a fresh directory, removed with it.
@@ -83,8 +88,8 @@ std::string executable_of(pid_t pid) {
 // Runs `words` as the command to its end; returns the exit notice.
 std::string run_to_exit(const Words &words) {
     TargetProcesses targets;
-    EXPECT_EQ(targets.start_command(words), std::nullopt);
-    EXPECT_EQ(targets.release_command(), std::nullopt);
+    EXPECT_EQ(failure_of(targets.start_command(words)), "");
+    EXPECT_EQ(failure_of(targets.release_command()), "");
     std::vector<int> fds = targets.exit_fds();
     EXPECT_EQ(fds.size(), 1u);
     EXPECT_TRUE(becomes_readable(fds[0]));
@@ -104,13 +109,13 @@ TEST(TargetProcesses, CommandRunsOnlyWhenReleased) {
     std::string marker = directory.file("marker", "", 0644);
     std::filesystem::remove(marker);
     TargetProcesses targets;
-    ASSERT_EQ(targets.start_command({"sh", "-c", "echo ran >" + marker}), std::nullopt);
+    ASSERT_EQ(failure_of(targets.start_command({"sh", "-c", "echo ran >" + marker})), "");
     ASSERT_TRUE(targets.target_pid());
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     EXPECT_FALSE(std::filesystem::exists(marker)) << "the command ran before its release";
     EXPECT_FALSE(targets.all_exited());
 
-    ASSERT_EQ(targets.release_command(), std::nullopt);
+    ASSERT_EQ(failure_of(targets.release_command()), "");
     std::vector<int> fds = targets.exit_fds();
     ASSERT_EQ(fds.size(), 1u);
     ASSERT_TRUE(becomes_readable(fds[0]));
@@ -129,7 +134,7 @@ TEST(TargetProcesses, ReportsExitStatusAndSignal) {
 
 TEST(TargetProcesses, MissingCommandIsAnError) {
     TargetProcesses targets;
-    EXPECT_EQ(targets.start_command({"dtx-no-such-command", "arg"}),
+    EXPECT_EQ(failure_of(targets.start_command({"dtx-no-such-command", "arg"})),
               "failed to execute dtx-no-such-command: No such file or directory");
     EXPECT_EQ(targets.target_pid(), std::nullopt);
     EXPECT_FALSE(targets.all_exited());
@@ -139,7 +144,7 @@ TEST(TargetProcesses, FileWithoutExecutePermissionIsAnError) {
     TemporaryDirectory directory;
     std::string script = directory.file("script", "#!/bin/sh\n", 0644);
     TargetProcesses targets;
-    EXPECT_EQ(targets.start_command({script}),
+    EXPECT_EQ(failure_of(targets.start_command({script})),
               "failed to execute " + script + ": Permission denied");
 }
 
@@ -152,9 +157,9 @@ TEST(TargetProcesses, FailedExecIsReportedAtRelease) {
     pid_t pid;
     {
         TargetProcesses targets;
-        ASSERT_EQ(targets.start_command({not_a_program}), std::nullopt);
+        ASSERT_EQ(failure_of(targets.start_command({not_a_program})), "");
         pid = *targets.target_pid();
-        EXPECT_EQ(targets.release_command(),
+        EXPECT_EQ(failure_of(targets.release_command()),
                   "failed to execute " + not_a_program + ": Exec format error");
     }
     EXPECT_FALSE(process_exists(pid)) << "the command was not reaped";
@@ -162,12 +167,13 @@ TEST(TargetProcesses, FailedExecIsReportedAtRelease) {
 
 TEST(TargetProcesses, CommandKilledWhileHeldFailsToRelease) {
     TargetProcesses targets;
-    ASSERT_EQ(targets.start_command({"sleep", "60"}), std::nullopt);
+    ASSERT_EQ(failure_of(targets.start_command({"sleep", "60"})), "");
     std::vector<int> fds = targets.exit_fds();
     ASSERT_EQ(kill(*targets.target_pid(), SIGKILL), 0);
     ASSERT_TRUE(becomes_readable(fds[0]));
     // Without SIGPIPE: this test process would die of it.
-    EXPECT_EQ(targets.release_command(), "failed to execute sleep: it ended before it could run");
+    EXPECT_EQ(failure_of(targets.release_command()),
+              "failed to execute sleep: it ended before it could run");
     EXPECT_TRUE(targets.note_exit(fds[0]).ends_with(" terminated by SIGKILL"));
 }
 
@@ -175,7 +181,7 @@ TEST(TargetProcesses, HeldCommandIsKilledAndReaped) {
     pid_t pid;
     {
         TargetProcesses targets;
-        ASSERT_EQ(targets.start_command({"sleep", "60"}), std::nullopt);
+        ASSERT_EQ(failure_of(targets.start_command({"sleep", "60"})), "");
         pid = *targets.target_pid();
         EXPECT_TRUE(process_exists(pid));
     }
@@ -186,8 +192,8 @@ TEST(TargetProcesses, RunningCommandIsKilledAndReaped) {
     pid_t pid;
     {
         TargetProcesses targets;
-        ASSERT_EQ(targets.start_command({"sleep", "60"}), std::nullopt);
-        ASSERT_EQ(targets.release_command(), std::nullopt);
+        ASSERT_EQ(failure_of(targets.start_command({"sleep", "60"})), "");
+        ASSERT_EQ(failure_of(targets.release_command()), "");
         pid = *targets.target_pid();
     }
     EXPECT_FALSE(process_exists(pid));
@@ -205,7 +211,7 @@ TEST(TargetProcesses, GrabsRunningProcessAndSeesItExit) {
     }
     close(hold[0]);
     TargetProcesses targets;
-    ASSERT_EQ(targets.grab(child), std::nullopt);
+    ASSERT_EQ(failure_of(targets.grab(child)), "");
     EXPECT_EQ(targets.target_pid(), child);
     std::vector<int> fds = targets.exit_fds();
     ASSERT_EQ(fds.size(), 1u);
@@ -221,8 +227,8 @@ TEST(TargetProcesses, GrabsRunningProcessAndSeesItExit) {
 
 TEST(TargetProcesses, CommandIsTargetBeforeGrabbedProcesses) {
     TargetProcesses targets;
-    ASSERT_EQ(targets.grab(getpid()), std::nullopt);
-    ASSERT_EQ(targets.start_command({"true"}), std::nullopt);
+    ASSERT_EQ(failure_of(targets.grab(getpid())), "");
+    ASSERT_EQ(failure_of(targets.start_command({"true"})), "");
     EXPECT_NE(targets.target_pid(), getpid());
     EXPECT_EQ(targets.exit_fds().size(), 2u);
 }
@@ -230,7 +236,7 @@ TEST(TargetProcesses, CommandIsTargetBeforeGrabbedProcesses) {
 TEST(TargetProcesses, GrabbingAMissingProcessIsAnError) {
     TargetProcesses targets;
     // Above PID_MAX_LIMIT (4194304), so never a process.
-    EXPECT_EQ(targets.grab(99999999), "failed to grab pid 99999999: No such process");
+    EXPECT_EQ(failure_of(targets.grab(99999999)), "failed to grab pid 99999999: No such process");
 }
 
 TEST(TargetProcesses, GrabbingAThreadNamesItsProcess) {
@@ -242,8 +248,9 @@ TEST(TargetProcesses, GrabbingAThreadNamesItsProcess) {
     });
     pid_t tid = started.get_future().get();
     TargetProcesses targets;
-    EXPECT_EQ(targets.grab(tid), "failed to grab pid " + std::to_string(tid) +
-                                     ": it is a thread of process " + std::to_string(getpid()));
+    EXPECT_EQ(failure_of(targets.grab(tid)), "failed to grab pid " + std::to_string(tid) +
+                                                 ": it is a thread of process " +
+                                                 std::to_string(getpid()));
     done.set_value();
     running.join();
 }
@@ -256,7 +263,7 @@ TEST(TargetProcesses, GrabbingAKernelThreadIsAnError) {
     if (geteuid() != 0)
         GTEST_SKIP() << "only root may look at another user's process";
     TargetProcesses targets;
-    EXPECT_EQ(targets.grab(2), "failed to grab pid 2: it is a kernel thread");
+    EXPECT_EQ(failure_of(targets.grab(2)), "failed to grab pid 2: it is a kernel thread");
 }
 
 // hold_exits(): the command stops at its exit with its memory still mapped,
@@ -265,8 +272,8 @@ TEST(TargetProcesses, HeldAtExitWithItsMapsReadable) {
     if (geteuid() != 0)
         GTEST_SKIP() << "ptrace of a child needs no privilege, but the kernel's Yama may refuse";
     TargetProcesses targets;
-    ASSERT_EQ(targets.start_command({"sh", "-c", "kill -USR1 $$ 2>/dev/null; exit 4"}),
-              std::nullopt);
+    ASSERT_EQ(failure_of(targets.start_command({"sh", "-c", "kill -USR1 $$ 2>/dev/null; exit 4"})),
+              "");
     pid_t pid = *targets.target_pid();
     size_t maps_at_exit = 0;
     targets.hold_exits([&](pid_t exiting) {
@@ -276,7 +283,7 @@ TEST(TargetProcesses, HeldAtExitWithItsMapsReadable) {
         while (std::getline(maps, line))
             maps_at_exit++;
     });
-    ASSERT_EQ(targets.release_command(), std::nullopt);
+    ASSERT_EQ(failure_of(targets.release_command()), "");
     std::vector<int> fds = targets.exit_fds();
     ASSERT_EQ(fds.size(), 1u);
     // What the session does on SIGCHLD, until the process has exited.
@@ -295,7 +302,7 @@ TEST(TargetProcesses, HeldAtExitWithItsMapsReadable) {
 // its exec will give it.
 TEST(TargetProcesses, HeldCommandIsStoppedUnderItsName) {
     TargetProcesses targets;
-    ASSERT_EQ(targets.start_command({"sleep", "60"}), std::nullopt);
+    ASSERT_EQ(failure_of(targets.start_command({"sleep", "60"})), "");
     pid_t pid = *targets.target_pid();
     std::ifstream status("/proc/" + std::to_string(pid) + "/status");
     std::string line;
@@ -313,8 +320,8 @@ TEST(TargetProcesses, CommandGetsOnlyStandardDescriptors) {
     int inheritable = open("/dev/null", O_RDONLY); // not close-on-exec
     ASSERT_GE(inheritable, 3);
     TargetProcesses targets;
-    ASSERT_EQ(targets.start_command({"sleep", "60"}), std::nullopt);
-    ASSERT_EQ(targets.release_command(), std::nullopt);
+    ASSERT_EQ(failure_of(targets.start_command({"sleep", "60"})), "");
+    ASSERT_EQ(failure_of(targets.release_command()), "");
     close(inheritable);
     pid_t pid = *targets.target_pid();
     // release_command() returns once the exec is done.
@@ -339,7 +346,7 @@ TEST_P(CommandDiesWithDtx, WithinASecond) {
     if (dtx == 0) {
         close(report[0]);
         TargetProcesses targets;
-        if (targets.start_command({"sleep", "60"}) || (released && targets.release_command()))
+        if (!targets.start_command({"sleep", "60"}) || (released && !targets.release_command()))
             _exit(1);
         pid_t pid = *targets.target_pid();
         if (write(report[1], &pid, sizeof pid) != sizeof pid)

@@ -46,16 +46,15 @@ constexpr const char *kSchedProcessExec =
     "REC->old_pid\n";
 
 TracepointFormat parse(std::string_view text) {
-    std::string error;
-    std::optional<TracepointFormat> format = parse_tracepoint_format(text, error);
-    EXPECT_TRUE(format) << error;
-    return format.value_or(TracepointFormat{});
+    Result<TracepointFormat> format = parse_tracepoint_format(text);
+    EXPECT_TRUE(format) << format.error().message;
+    return format ? *format : TracepointFormat{};
 }
 
 std::string parse_error(std::string_view text) {
-    std::string error;
-    EXPECT_FALSE(parse_tracepoint_format(text, error));
-    return error;
+    Result<TracepointFormat> format = parse_tracepoint_format(text);
+    EXPECT_FALSE(format);
+    return format ? "" : format.error().message;
 }
 
 TEST(TracefsFormat, NameIdAndCommonFields) {

@@ -30,7 +30,8 @@ struct Matched {
 
 Matched match(Provider &provider, trace::ProbeTable &table, ProbePattern pattern) {
     Matched m;
-    m.problem = provider.match(pattern, table, m.probes);
+    if (Status matched = provider.match(pattern, table, m.probes); !matched)
+        m.problem = matched.error().message;
     return m;
 }
 
@@ -272,12 +273,14 @@ TEST(UsdtProvider, SystemWideGlobNamesProbesPerFileAndListsThemPerProcess) {
 TEST(X86Instructions, FindsInstructionStarts) {
     // lea (%rdi,%rsi,1),%eax; ret
     const uint8_t code[] = {0x8d, 0x04, 0x37, 0xc3};
-    EXPECT_FALSE(check_instruction_start(code, 0));
-    EXPECT_FALSE(check_instruction_start(code, 3));
-    EXPECT_EQ(check_instruction_start(code, 1), "0x1 is inside the instruction at 0x0 (3 bytes)");
-    EXPECT_EQ(check_instruction_start(code, 4), "0x4 is beyond the function's 4 bytes");
+    EXPECT_TRUE(check_instruction_start(code, 0));
+    EXPECT_TRUE(check_instruction_start(code, 3));
+    EXPECT_EQ(check_instruction_start(code, 1).error().message,
+              "0x1 is inside the instruction at 0x0 (3 bytes)");
+    EXPECT_EQ(check_instruction_start(code, 4).error().message,
+              "0x4 is beyond the function's 4 bytes");
     const uint8_t bad[] = {0x0f, 0xff, 0xff, 0xff, 0xc3};
-    EXPECT_TRUE(check_instruction_start(bad, 4));
+    EXPECT_FALSE(check_instruction_start(bad, 4));
 }
 
 } // namespace

@@ -1,0 +1,7 @@
+/* dtx-args: -x strsize=16k */
+/* A string must fit whole in one record (16368 bytes of data). */
+
+BEGIN
+{
+	exit(0);
+}
