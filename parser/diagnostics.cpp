@@ -19,11 +19,12 @@ Diagnostic &DiagnosticEngine::warning(std::string code, const SourceRange &range
 
 Diagnostic &DiagnosticEngine::add(Severity severity, std::string code, const SourceRange &range,
                                   std::string message) {
-    auto known = kept_.find({code, message});
-    if (known != kept_.end()) {
-        Diagnostic &first = diagnostics_[known->second];
-        first.repeats++;
-        first.last_repeat = range;
+    auto [known, added] = kept_.try_emplace({code, message});
+    Repeated &repeated = known->second;
+    if (!added && repeated.shown >= kShownRepeats) {
+        Diagnostic &last = diagnostics_[repeated.last];
+        last.repeats++;
+        last.last_repeat = range;
         discarded_ = Diagnostic{};
         return discarded_;
     }
@@ -32,7 +33,8 @@ Diagnostic &DiagnosticEngine::add(Severity severity, std::string code, const Sou
         discarded_ = Diagnostic{};
         return discarded_;
     }
-    kept_.emplace(std::pair{code, message}, diagnostics_.size());
+    repeated.shown++;
+    repeated.last = diagnostics_.size();
     return diagnostics_.emplace_back(
         Diagnostic{severity, std::move(code), std::move(message), range, {}, 0, {}});
 }

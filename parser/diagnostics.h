@@ -28,12 +28,13 @@ struct Diagnostic {
 };
 
 // However many errors an input makes (a binary file as a script), what is
-// kept and shown is bounded: a repeat of an error (same code and message) is
-// counted on the first, and after kMaxKept different ones the rest are only
-// counted.
+// kept and shown is bounded: an error (code and message) is shown at its
+// first kShownRepeats places and counted on the last of them after that,
+// and after kMaxKept diagnostics the rest are only counted.
 class DiagnosticEngine {
 public:
     static constexpr size_t kMaxKept = 20;
+    static constexpr size_t kShownRepeats = 3;
     static constexpr size_t kMaxErrors = 1000;
 
     // The diagnostic to add hints to: a repeated or uncounted one is not kept.
@@ -61,7 +62,11 @@ private:
                     std::string message);
 
     std::vector<Diagnostic> diagnostics_;
-    std::map<std::pair<std::string, std::string>, size_t> kept_; // (code, message) -> index
+    struct Repeated {
+        size_t shown = 0; // places shown in full
+        size_t last = 0;  // the index of the last of them
+    };
+    std::map<std::pair<std::string, std::string>, Repeated> kept_; // by (code, message)
     Diagnostic discarded_; // what error() returns for one that is not kept
     size_t errors_ = 0;
     size_t not_kept_ = 0; // beyond kMaxKept
