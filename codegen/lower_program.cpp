@@ -29,6 +29,8 @@ constexpr uint32_t kScratchAreaLimit = 32 * 1024;
 constexpr size_t kClausePartSize = 8000;
 // The BPF back end inlines memset/memcpy only up to this many bytes.
 constexpr uint32_t kMemoryChunk = 512;
+// The longest program whose text goes into its BTF line info (see lower()).
+constexpr std::ptrdiff_t kEmbeddedSourceLines = 1000;
 
 } // namespace
 
@@ -54,6 +56,12 @@ bool Lowering::lower() {
     if (!input_.program.clauses.empty() && input_.program.clauses[0]->range.source) {
         source_name = input_.program.clauses[0]->range.file_name();
         source_text = input_.program.clauses[0]->range.source->text();
+        // LLVM's BTF writer looks each line's text up in a list of every
+        // string so far, in time growing with the square of the program's
+        // lines (11 s for 10,000). Beyond kEmbeddedSourceLines the line info
+        // keeps file, line and column, without the text.
+        if (std::count(source_text.begin(), source_text.end(), '\n') > kEmbeddedSourceLines)
+            source_text.clear();
     }
     debug_ = std::make_unique<BpfDebugInfo>(*module_, source_name, source_text);
     debug_->define_license("GPL");
