@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <iostream>
 
 namespace dtx::codegen {
 
@@ -83,6 +84,12 @@ std::optional<CompiledProgram> Lowering::emit() {
     if (options_.want_ir)
         compiled->ir = module_to_string(*module_);
     emitter_.optimize(*module_);
+    size_t largest = 0;
+    for (const llvm::Function &function : *module_)
+        if (size_t size = function_size(function).first; size > largest) {
+            largest = size;
+            largest_function_ = function.getName().str();
+        }
     if (options_.want_assembly) {
         BpfEmitResult assembly = emitter_.emit_assembly(*module_);
         compiled->assembly.assign(assembly.output.begin(), assembly.output.end());
@@ -99,6 +106,26 @@ std::optional<CompiledProgram> Lowering::emit() {
     }
     compiled->object = std::move(object.output);
     return compiled;
+}
+
+void Lowering::report_fatal_error(std::string_view reason) {
+    if (reason.find("out of insn range") != std::string_view::npos) {
+        // A jump of more than 32767 instructions, in the largest function
+        // by all odds.
+        auto origin = function_origins_.find(largest_function_);
+        SourceRange at;
+        std::string what = "a function of the program";
+        if (origin != function_origins_.end()) {
+            at = origin->second.at;
+            what = origin->second.what;
+        }
+        error(at, what + " compiles to BPF code too long for a BPF jump to cross: a jump reaches "
+                         "32,767 instructions at most (its offset is 16 bits); split large if/else "
+                         "or { } blocks into several clauses");
+    } else {
+        error({}, "LLVM failed to compile the program: " + std::string(reason));
+    }
+    diags_.render(std::cerr);
 }
 
 // --- helpers -------------------------------------------------------------------
@@ -705,6 +732,7 @@ llvm::Function *Lowering::clause_function(uint32_t clause, bool with_stack_conte
                        (with_stack_context ? "" : "_nctx") + (sleepable ? "_sleepable" : "");
     llvm::Function *function = new_function(name, type, node.range.begin.line);
     it->second = function;
+    function_origins_[name] = {node.range, "this clause"};
 
     ClauseState state;
     state.clause = &node;
@@ -812,6 +840,7 @@ llvm::BasicBlock *Lowering::start_clause_part(ClauseState &state, ClauseState &w
         function = new_function(state.function->getName().str() + "_part_" + std::to_string(part),
                                 type, line);
     }
+    function_origins_[function->getName().str()] = {state.clause->range, "this clause"};
     llvm::Value *ctx = state.ctx ? state.ctx : llvm::ConstantPointerNull::get(ir_.getPtrTy());
     llvm::Value *result = ir_.CreateCall(function, {state.dctx, ctx});
     auto *next = llvm::BasicBlock::Create(context_, "part_done", state.function);
@@ -1004,27 +1033,35 @@ std::optional<CompiledProgram> Lowering::finish() {
 
 std::optional<CompiledProgram>
 compile_program(const CompileInput &input, const CompileOptions &options, DiagnosticEngine &diags) {
+    // An error LLVM cannot go on from is said by the lowering under way.
+    std::unique_ptr<Lowering> lowering;
+    LlvmFatalErrorScope fatal_errors([&](std::string_view reason) {
+        if (lowering)
+            lowering->report_fatal_error(reason);
+        else
+            std::cerr << "dtx: LLVM failed: " << reason << '\n';
+    });
     // Lowered without sleepable programs first, which tells which programs
     // would gain from being sleepable; those that do are lowered again. A
     // sleepable program pays for its thread's clause context on every event.
-    auto first = std::make_unique<Lowering>(input, options, diags, std::set<std::string>{});
-    if (!first->lower())
+    lowering = std::make_unique<Lowering>(input, options, diags, std::set<std::string>{});
+    if (!lowering->lower())
         return std::nullopt;
     std::set<std::string> sleepable;
-    for (const auto &[program, why_not] : first->sleepable_choices()) {
+    for (const auto &[program, why_not] : lowering->sleepable_choices()) {
         if (why_not.empty())
             sleepable.insert(program);
         for (const TrampolineSpec &spec : input.trampolines)
             if (spec.program_name == program && spec.sleepable_chosen)
                 spec.sleepable_chosen(why_not);
     }
-    if (sleepable.empty())
-        return first->emit();
-    first.reset();
-    Lowering again(input, options, diags, std::move(sleepable));
-    if (!again.lower())
-        return std::nullopt;
-    return again.emit();
+    if (!sleepable.empty()) {
+        lowering.reset();
+        lowering = std::make_unique<Lowering>(input, options, diags, std::move(sleepable));
+        if (!lowering->lower())
+            return std::nullopt;
+    }
+    return lowering->emit();
 }
 
 } // namespace dtx::codegen

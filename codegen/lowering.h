@@ -68,6 +68,11 @@ struct VariableStorage {
     const sema::VariableInfo *info = nullptr;
 };
 
+// The size of `function`: its IR instructions, with memset and memcpy
+// counted by the BPF instructions they become, and the bytes of its
+// fixed-size stack slots.
+std::pair<size_t, uint64_t> function_size(const llvm::Function &function);
+
 struct AggregationStorage {
     trace::AggregationDescription description; // its map and key layout too
     llvm::GlobalVariable *map = nullptr;
@@ -151,6 +156,9 @@ public:
     std::map<std::string, std::string> sleepable_choices() const;
     // After lower(): the BPF object.
     std::optional<CompiledProgram> emit();
+    // Says on stderr, as an error of the program's, why LLVM cannot go on:
+    // `reason` is its fatal error (see LlvmFatalErrorScope).
+    void report_fatal_error(std::string_view reason);
 
     // --- lower_program.cpp --------------------------------------------------
     llvm::IRBuilder<> &ir() { return ir_; }
@@ -197,12 +205,13 @@ private:
     void dispatch_clauses(const TrampolineSpec &spec, const DispatchTables &tables,
                           const std::set<uint32_t> &block, llvm::Value *dctx, llvm::Value *ctx,
                           ClauseGate gate, bool inlined);
-    // emit(first, last, dctx, ctx, inlined) calls clauses first..last-1 of
-    // `count`: all at once when they are at most `direct_limit`, else from
-    // functions `name`_N of a block each, whose clauses are to be inlined.
+    // emit(first, last, dctx, ctx, inlined) calls clauses[first..last-1]:
+    // all at once when they are at most `direct_limit`, else from functions
+    // `name`_N of a block each, whose clauses are to be inlined. `runs_on`
+    // names the probes they run on, for errors.
     void call_clause_blocks(
-        const std::string &name, size_t count, size_t direct_limit, llvm::Value *dctx,
-        llvm::Value *ctx,
+        const std::string &name, const std::vector<uint32_t> &clauses, size_t direct_limit,
+        bool sleepable, std::string_view runs_on, llvm::Value *dctx, llvm::Value *ctx,
         const std::function<void(size_t, size_t, llvm::Value *, llvm::Value *, bool)> &emit);
     // The clause's result (i32): its function called, or inlined by LLVM.
     llvm::Value *call_clause(uint32_t clause, llvm::Value *dctx, llvm::Value *ctx, bool inlined,
@@ -552,6 +561,14 @@ public:
     // (clause, with stack context, sleepable) -> its function
     std::map<std::tuple<uint32_t, bool, bool>, llvm::Function *> clause_functions_;
     std::map<std::pair<bool, bool>, llvm::Function *> error_functions_; // the same, for ERROR
+    // What each function of the program holds, to name it in an error LLVM
+    // reports on its code: a clause, or the clauses of a block.
+    struct FunctionOrigin {
+        SourceRange at;
+        std::string what;
+    };
+    std::map<std::string, FunctionOrigin> function_origins_;
+    std::string largest_function_; // once optimized: the most code, by estimate
     trace::ProgramDescription description_;
     uint32_t record_area_size_ = 0;
     uint32_t scratch_area_size_ = 0;
