@@ -286,7 +286,7 @@ llvm::Function *Lowering::error_function(bool with_stack_context, bool sleepable
     llvm::Value *record = ir_.CreateAlloca(record_type);
     llvm::Value *epid = load64(at(dctx, ClauseContextLayout::epid));
     ir_.CreateAlignedStore(ir_.getInt32(0), record, llvm::Align(4));
-    ir_.CreateAlignedStore(current_cpu(), at(record, offsetof(trace::RecordHeader, cpu)),
+    ir_.CreateAlignedStore(firing_cpu(dctx), at(record, offsetof(trace::RecordHeader, cpu)),
                            llvm::Align(4)); // the cpu, and no speculation
     ir_.CreateAlignedStore(ir_.CreateTrunc(epid, i32()),
                            at(record, offsetof(trace::FaultRecord, faulting_epid)), llvm::Align(4));

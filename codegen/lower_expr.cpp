@@ -178,7 +178,7 @@ void Lowering::write_variable(const VariableStorage &storage, const std::vector<
     auto *full = llvm::BasicBlock::Create(context_, "full", function);
     ir_.CreateCondBr(ir_.CreateICmpEQ(result, const64(0)), join, full);
     ir_.SetInsertPoint(full);
-    count_drop(state, trace::DropCounter::Dynamic, join);
+    count_drop(trace::DropCounter::Dynamic, join);
     ir_.SetInsertPoint(join);
 }
 

@@ -82,7 +82,7 @@ llvm::Value *Lowering::map_entry(const VariableStorage &storage,
     llvm::Value *sink = scratch(state, storage.value_size);
     zero(sink, storage.value_size);
     auto *dropped = llvm::BasicBlock::Create(context_, "entry_dropped", function);
-    count_drop(state, trace::DropCounter::Dynamic, dropped);
+    count_drop(trace::DropCounter::Dynamic, dropped);
     ir_.SetInsertPoint(dropped);
     ir_.CreateBr(ready);
     llvm::BasicBlock *full_end = dropped;

@@ -260,7 +260,11 @@ llvm::Value *Lowering::current_cpu() {
     return call_helper(BPF_FUNC_get_smp_processor_id, i32(), {});
 }
 
-llvm::Value *Lowering::current_cpu_info() {
+llvm::Value *Lowering::firing_cpu(llvm::Value *dctx) {
+    return ir_.CreateTrunc(load64(at(dctx, ClauseContextLayout::cpu)), i32());
+}
+
+llvm::Value *Lowering::current_cpu_info(ClauseState &state) {
     const uint32_t entries = trace::cpu_info_entries();
     if (!cpu_info_) {
         llvm::DIType *id = debug_->integer_type(4, true);
@@ -275,7 +279,7 @@ llvm::Value *Lowering::current_cpu_info() {
             description_.cpu_info_variable, debug_->array_type(info, entries),
             llvm::ConstantAggregateZero::get(storage), GlobalDataSection::ReadOnly);
     }
-    llvm::Value *index = ir_.CreateAnd(ir_.CreateZExt(current_cpu(), i64()), entries - 1);
+    llvm::Value *index = ir_.CreateAnd(ir_.CreateZExt(firing_cpu(state.dctx), i64()), entries - 1);
     return ir_.CreateAdd(ir_.CreatePtrToInt(cpu_info_, i64()),
                          ir_.CreateMul(index, const64(sizeof(trace::CpuInfo))));
 }
@@ -302,8 +306,28 @@ void Lowering::fault_if(ClauseState &state, llvm::Value *failed, trace::FaultKin
     ir_.SetInsertPoint(ok);
 }
 
-void Lowering::count_drop(ClauseState &state, trace::DropCounter counter, llvm::BasicBlock *next) {
-    count_drop(scratch(state, 8), counter, next);
+void Lowering::count_drop(trace::DropCounter counter, llvm::BasicBlock *next) {
+    if (!drop_counter_) {
+        // void dtx_count_drop(u32 counter)
+        llvm::IRBuilder<>::InsertPointGuard guard(ir_);
+        drop_counter_ =
+            new_function("dtx_count_drop", llvm::FunctionType::get(ir_.getVoidTy(), {i32()}, false),
+                         0, {"counter"});
+        llvm::Value *key = ir_.CreateAlloca(i32());
+        ir_.CreateStore(drop_counter_->getArg(0), key);
+        llvm::Value *count = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {drops_map_, key});
+        auto *increment = llvm::BasicBlock::Create(context_, "count_drop", drop_counter_);
+        auto *done = llvm::BasicBlock::Create(context_, "counted", drop_counter_);
+        ir_.CreateCondBr(ir_.CreateIsNull(count), done, increment);
+        ir_.SetInsertPoint(increment);
+        ir_.CreateAtomicRMW(llvm::AtomicRMWInst::Add, count, const64(1), llvm::MaybeAlign(8),
+                            llvm::AtomicOrdering::Monotonic); // as in count_drop(slot, ...)
+        ir_.CreateBr(done);
+        ir_.SetInsertPoint(done);
+        ir_.CreateRetVoid();
+    }
+    ir_.CreateCall(drop_counter_, {ir_.getInt32(uint32_t(counter))});
+    ir_.CreateBr(next);
 }
 
 void Lowering::count_drop(llvm::Value *slot, trace::DropCounter counter, llvm::BasicBlock *next) {
@@ -560,12 +584,16 @@ trace::ValueLayout Lowering::layout_of(const sema::Type *type, uint32_t offset) 
 }
 
 llvm::Function *Lowering::new_function(std::string_view name, llvm::FunctionType *type,
-                                       unsigned line) {
+                                       unsigned line,
+                                       const std::vector<std::string> &argument_names) {
     auto *function = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
                                             llvm::StringRef(name), *module_);
-    unsigned i = 0;
-    for (llvm::Argument &argument : function->args())
-        argument.setName(i++ == 0 ? "dctx" : "ctx" + std::to_string(i - 1));
+    for (llvm::Argument &argument : function->args()) {
+        unsigned i = argument.getArgNo();
+        argument.setName(i < argument_names.size() ? argument_names[i]
+                         : i == 0                  ? "dctx"
+                                                   : "ctx" + std::to_string(i));
+    }
     debug_->define_static_function(*function, line);
     ir_.SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", function));
     ir_.SetCurrentDebugLocation(debug_->location(*function, line));
@@ -665,6 +693,7 @@ llvm::Value *Lowering::clause_context_lookup(llvm::Function &function, bool slee
         ir_.SetInsertPoint(counted_drop);
         give_up();
         ir_.SetInsertPoint(found);
+        store64(ir_.CreateZExt(current_cpu(), i64()), at(dctx, ClauseContextLayout::cpu));
         return dctx;
     }
     // A firing that interrupts another on this CPU (an irq's probe during a
@@ -690,9 +719,9 @@ llvm::Value *Lowering::clause_context_lookup(llvm::Function &function, bool slee
     give_up();
 
     ir_.SetInsertPoint(level);
-    ir_.CreateStore(
-        ir_.CreateAdd(ir_.CreateMul(current_cpu(), ir_.getInt32(trace::kNestingLevels)), depth),
-        key);
+    llvm::Value *cpu = current_cpu();
+    ir_.CreateStore(ir_.CreateAdd(ir_.CreateMul(cpu, ir_.getInt32(trace::kNestingLevels)), depth),
+                    key);
     llvm::Value *dctx = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {dctx_map_, key});
     auto *missing = llvm::BasicBlock::Create(context_, "no_dctx", &function);
     auto *found = llvm::BasicBlock::Create(context_, "dctx", &function);
@@ -702,6 +731,7 @@ llvm::Value *Lowering::clause_context_lookup(llvm::Function &function, bool slee
     ir_.SetInsertPoint(found);
     llvm::Instruction *taken = ir_.CreateStore(ir_.CreateAdd(depth, ir_.getInt32(1)), counter);
     nesting_levels_.push_back({&function, taken, counter, depth});
+    store64(ir_.CreateZExt(cpu, i64()), at(dctx, ClauseContextLayout::cpu));
     return dctx;
 }
 
@@ -868,7 +898,7 @@ void Lowering::finish_record(ClauseState &state) {
     llvm::Value *record = at(state.dctx, record_area_offset());
     llvm::Value *epid = ir_.CreateTrunc(load64(at(state.dctx, ClauseContextLayout::epid)), i32());
     ir_.CreateAlignedStore(epid, record, llvm::Align(4));
-    ir_.CreateAlignedStore(ir_.CreateTrunc(current_cpu(), ir_.getInt16Ty()),
+    ir_.CreateAlignedStore(ir_.CreateTrunc(firing_cpu(state.dctx), ir_.getInt16Ty()),
                            at(record, offsetof(trace::RecordHeader, cpu)), llvm::Align(2));
     llvm::Value *result =
         call_helper(BPF_FUNC_ringbuf_output, i64(),
@@ -879,7 +909,7 @@ void Lowering::finish_record(ClauseState &state) {
     ir_.SetInsertPoint(dropped);
     if (state.speculates)
         undo_speculation(state);
-    count_drop(state, trace::DropCounter::RingBuffer, written);
+    count_drop(trace::DropCounter::RingBuffer, written);
     ir_.SetInsertPoint(written);
 }
 

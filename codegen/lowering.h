@@ -173,7 +173,10 @@ public:
     void release_nesting_levels();
     void emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm::Value *ctx,
                        ClauseGate gate);
-    llvm::Function *new_function(std::string_view name, llvm::FunctionType *type, unsigned line);
+    // A static function; its arguments are named `argument_names`, by
+    // default dctx, ctx1, ctx2...
+    llvm::Function *new_function(std::string_view name, llvm::FunctionType *type, unsigned line,
+                                 const std::vector<std::string> &argument_names = {});
     // Whether the program of `spec` is sleepable.
     bool sleepable(const TrampolineSpec &spec) const {
         return !spec.sleepable_section.empty() && sleepable_programs_.contains(spec.program_name);
@@ -257,9 +260,12 @@ public:
     void copy_bytes(llvm::Value *to, llvm::Value *from, uint32_t size);
     // Copies a string (at most strsize bytes, NUL included) from BPF-readable memory.
     void copy_string(llvm::Value *to, llvm::Value *from);
-    // Adds one to this CPU's drop counter `counter`, then jumps to `next`.
-    void count_drop(ClauseState &state, trace::DropCounter counter, llvm::BasicBlock *next);
-    // The same with `slot`, 4 bytes of stack, for the counter's key.
+    // Adds one to this CPU's drop counter `counter`, then jumps to `next`:
+    // by a call of the program's one function for it (drop_counter()), as
+    // drops are rare and the kernel rewrites each map lookup at load time,
+    // in time growing with the program.
+    void count_drop(trace::DropCounter counter, llvm::BasicBlock *next);
+    // The same in line, with `slot`, 4 bytes of stack, for the counter's key.
     void count_drop(llvm::Value *slot, trace::DropCounter counter, llvm::BasicBlock *next);
     // Reads `size` bytes of kernel memory at `address` into zeroed scratch (at
     // least 8 bytes), ending the clause with an invalid-address fault if the
@@ -284,9 +290,12 @@ public:
     // What a trampoline fills in for the clauses, and whether any clause of
     // the program reads it.
     bool reads_builtin(sema::ProbeData data);
+    // The CPU, by the helper: for the clause context's lookup.
     llvm::Value *current_cpu();
+    // The firing's CPU (i32), as the trampoline stored it in `dctx`.
+    llvm::Value *firing_cpu(llvm::Value *dctx);
     // curcpu: the address of this CPU's trace::CpuInfo in a .rodata table.
-    llvm::Value *current_cpu_info();
+    llvm::Value *current_cpu_info(ClauseState &state);
     // Hides a value's origin from LLVM, so that it cannot move arithmetic
     // above the bounds check the kernel's verifier needs to see first.
     llvm::Value *opaque(llvm::Value *value);
@@ -312,8 +321,9 @@ public:
 
     // --- lower_expr.cpp ---------------------------------------------------------
     Value lower(const ast::Expr &expr, ClauseState &state);
-    llvm::Value *spill_if_null(llvm::Value *entry, llvm::GlobalVariable *spill, llvm::Value *key,
-                               llvm::GlobalVariable *initial);         // lower_calls.cpp
+    // lower_calls.cpp: the entry made for a key new to a keyed aggregation,
+    // null when there is no room (the drop counted).
+    llvm::Value *insert_aggregation_key(const AggregationStorage &storage, llvm::Value *key);
     Value lower_expression(const ast::Expr &expr, ClauseState &state); // lower()'s body
     // Integers/pointers as i64 (strings etc. give their ptr as an integer).
     llvm::Value *lower_scalar(const ast::Expr &expr, ClauseState &state);
@@ -532,7 +542,11 @@ public:
     };
     std::vector<NestingLevel> nesting_levels_;
     llvm::GlobalVariable *processes_map_ = nullptr; // on first announce_process()
-    llvm::GlobalVariable *cpu_info_ = nullptr;      // on first current_cpu_info()
+    llvm::Function *drop_counter_ = nullptr;        // on first count_drop(counter, next)
+    // Inserting a key in a keyed aggregation's map, without and with a spill
+    // map: on first insert_aggregation_key().
+    llvm::Function *aggregation_inserts_[2] = {};
+    llvm::GlobalVariable *cpu_info_ = nullptr; // on first current_cpu_info()
     // The innermost expression being lowered: a fault there is reported at
     // its place (ClauseDescription::fault_sites).
     const ast::Expr *faulting_expression_ = nullptr;

@@ -38,12 +38,12 @@ Value lower_half(Lowering &l, const ast::Expr &expr, ClauseState &state) {
     return {l.normalize(half, expr.type), expr.type};
 }
 
-Value lower_cpu(Lowering &l, const ast::Expr &expr, ClauseState &) {
-    return {l.ir().CreateZExt(l.current_cpu(), l.i64()), expr.type};
+Value lower_cpu(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+    return {l.ir().CreateZExt(l.firing_cpu(state.dctx), l.i64()), expr.type};
 }
 
-Value lower_curcpu(Lowering &l, const ast::Expr &expr, ClauseState &) {
-    return {l.current_cpu_info(), expr.type};
+Value lower_curcpu(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+    return {l.current_cpu_info(state), expr.type};
 }
 
 Value lower_timestamp(Lowering &l, const ast::Expr &expr, ClauseState &state) {
