@@ -589,7 +589,7 @@ void Lowering::lower_aggregation(const ast::Assign &assign, ClauseState &state) 
         increment = lower_scalar(argument(*call, size_t(aggregating.weight_argument)), state);
 
     llvm::Function *function = ir_.GetInsertBlock()->getParent();
-    llvm::Value *entry = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {storage.map, key});
+    llvm::Value *entry = map_lookup(storage.map, key);
     auto *update = llvm::BasicBlock::Create(context_, "agg_update", function);
     auto *done = llvm::BasicBlock::Create(context_, "agg_done", function);
     llvm::Value *words = entry;

@@ -59,7 +59,7 @@ bool Lowering::is_whole_variable(const ast::Expr &target) {
 llvm::Value *Lowering::map_entry(const VariableStorage &storage,
                                  const std::vector<ast::ExprPtr> *keys, ClauseState &state) {
     llvm::Value *key = build_key(storage, keys, state);
-    llvm::Value *entry = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {storage.map, key});
+    llvm::Value *entry = map_lookup(storage.map, key);
     llvm::Function *function = ir_.GetInsertBlock()->getParent();
     auto *create = llvm::BasicBlock::Create(context_, "entry_new", function);
     auto *full = llvm::BasicBlock::Create(context_, "entry_full", function);
@@ -72,7 +72,7 @@ llvm::Value *Lowering::map_entry(const VariableStorage &storage,
     llvm::Value *zeros = scratch(state, storage.value_size);
     zero(zeros, storage.value_size);
     call_helper(BPF_FUNC_map_update_elem, i64(), {storage.map, key, zeros, const64(BPF_NOEXIST)});
-    llvm::Value *created = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {storage.map, key});
+    llvm::Value *created = map_lookup(storage.map, key);
     llvm::BasicBlock *created_end = ir_.GetInsertBlock();
     ir_.CreateCondBr(ir_.CreateIsNull(created), full, ready);
 

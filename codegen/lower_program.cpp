@@ -30,6 +30,8 @@ constexpr uint32_t kScratchAreaLimit = 32 * 1024;
 constexpr size_t kClausePartSize = 8000;
 // The BPF back end inlines memset/memcpy only up to this many bytes.
 constexpr uint32_t kMemoryChunk = 512;
+// The map lookups of clauses the kernel may rewrite in line (map_lookup()).
+constexpr size_t kInlinedLookups = 512;
 // The longest program whose text goes into its BTF line info (see lower()).
 constexpr std::ptrdiff_t kEmbeddedSourceLines = 1000;
 
@@ -304,6 +306,12 @@ void Lowering::fault_if(ClauseState &state, llvm::Value *failed, trace::FaultKin
             at(state.dctx, ClauseContextLayout::fault_action));
     ir_.CreateBr(state.fault);
     ir_.SetInsertPoint(ok);
+}
+
+llvm::Value *Lowering::map_lookup(llvm::Value *map, llvm::Value *key) {
+    llvm::Value *entry = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {map, key});
+    map_lookups_.emplace_back(entry);
+    return entry;
 }
 
 void Lowering::count_drop(trace::DropCounter counter, llvm::BasicBlock *next) {
@@ -1041,6 +1049,19 @@ std::optional<CompiledProgram> Lowering::finish() {
         probe_names_[field]->replaceAllUsesWith(table);
         probe_names_[field]->eraseFromParent();
         probe_names_[field] = table;
+    }
+
+    if (map_lookups_.size() > kInlinedLookups) {
+        // ptr dtx_map_lookup(map, key), called with several maps: the
+        // kernel leaves its lookup as it is.
+        llvm::IRBuilder<>::InsertPointGuard guard(ir_);
+        auto *type = llvm::FunctionType::get(ptr(), {ptr(), ptr()}, false);
+        llvm::Function *lookup = new_function("dtx_map_lookup", type, 0, {"map", "key"});
+        ir_.CreateRet(
+            call_helper(BPF_FUNC_map_lookup_elem, ptr(), {lookup->getArg(0), lookup->getArg(1)}));
+        for (llvm::WeakVH &entry : map_lookups_)
+            if (auto *call = llvm::dyn_cast_or_null<llvm::CallInst>(entry))
+                call->setCalledOperand(lookup);
     }
 
     if (Status linked = link_runtime_library(*module_, *debug_); !linked) {
