@@ -25,7 +25,6 @@ namespace dtx::codegen {
 
 namespace {
 
-constexpr uint32_t kErrorProbeId = 3;
 // Budgets of the 256 functions a BPF program may have: the run-time library
 // takes up to 28 of the rest, a provider a few, and clauses too large for one
 // function their parts.
@@ -258,7 +257,7 @@ llvm::Value *Lowering::call_clause(uint32_t clause, llvm::Value *dctx, llvm::Val
         ir_.CreateCall(clause_function(clause, ctx != nullptr, sleepable),
                        {dctx, ctx ? ctx : llvm::ConstantPointerNull::get(ir_.getPtrTy())});
     if (inlined)
-        call->addFnAttr(llvm::Attribute::AlwaysInline);
+        inlined_calls_.emplace_back(call);
     return call;
 }
 
@@ -474,9 +473,14 @@ void Lowering::dispatch_clauses(const TrampolineSpec &spec, const DispatchTables
     llvm::Value *probe_id = load64(at(dctx, ClauseContextLayout::probe_id));
 
     // Runs clause c as enabled probe `epid`; a fault goes to the ERROR probe.
+    // exit() in one clause stops the clauses after it, as in DTrace: the
+    // clause after one that may call it, or the first of a case or group,
+    // checks the activity first (`check`).
+    bool check = false;
     auto run_clause = [&](uint32_t c, llvm::Value *epid) {
-        if (gate != ClauseGate::None) {
-            // exit() in one clause stops the clauses after it, as in DTrace.
+        llvm::Function *clause = clause_function(c, ctx != nullptr, sleepable(spec));
+        const ClauseFacts &facts = clause_facts_.at(clause);
+        if (check) {
             auto *run = llvm::BasicBlock::Create(context_, "run_clause", function);
             llvm::LoadInst *activity = ir_.CreateLoad(i32(), activity_);
             activity->setVolatile(true);
@@ -485,9 +489,14 @@ void Lowering::dispatch_clauses(const TrampolineSpec &spec, const DispatchTables
                 run);
             ir_.SetInsertPoint(run);
         }
-        store64(epid, at(dctx, ClauseContextLayout::epid));
+        check = gate != ClauseGate::None &&
+                (clause_exits_[c] || (facts.can_fault && error_clauses_exit_));
+        if (facts.reads_epid)
+            store64(epid, at(dctx, ClauseContextLayout::epid));
         llvm::Value *result =
             call_clause(c, dctx, ctx, inlined || tables.inlines_clauses, sleepable(spec));
+        if (!facts.can_fault)
+            return;
         auto *faulted = llvm::BasicBlock::Create(context_, "faulted", function);
         auto *next = llvm::BasicBlock::Create(context_, "next", function);
         ir_.CreateCondBr(ir_.CreateICmpNE(result, ir_.getInt32(0)), faulted, next);
@@ -515,6 +524,7 @@ void Lowering::dispatch_clauses(const TrampolineSpec &spec, const DispatchTables
             dispatch->addCase(ir_.getInt64(probe->id), case_block);
             ir_.SetInsertPoint(case_block);
             store64(const64(dense_index_.at(probe->id)), at(dctx, probe_index_offset()));
+            check = gate != ClauseGate::None;
             for (uint32_t c : tables.probe_clauses[p])
                 if (block.contains(c))
                     run_clause(c, const64(epids_.at({c, probe->id})));
@@ -551,6 +561,7 @@ void Lowering::dispatch_clauses(const TrampolineSpec &spec, const DispatchTables
             llvm::BasicBlock::Create(context_, "group_" + std::to_string(g), function);
         dispatch->addCase(ir_.getInt64(g), group_block);
         ir_.SetInsertPoint(group_block);
+        check = gate != ClauseGate::None;
         for (size_t j = 0; j < clauses.size(); j++)
             if (block.contains(clauses[j]))
                 run_clause(clauses[j], word(tables.slots, ir_.CreateAdd(row, const64(2 + j))));

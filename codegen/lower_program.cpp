@@ -11,6 +11,7 @@
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 
 #include <algorithm>
 #include <bit>
@@ -74,6 +75,19 @@ bool Lowering::lower() {
     plan_aggregations();
     plan_maps();
     plan_enabled_probes();
+    // Which clauses call exit(): only the clauses after them check whether
+    // they still may run.
+    for (uint32_t c = 0; c < input_.program.clauses.size(); c++) {
+        bool exits = false;
+        for (const ast::StmtPtr &stmt : input_.program.clauses[c]->statements)
+            ast::for_each_expression(*stmt, [&](const ast::Expr &expr) {
+                const auto *call = expr.as<ast::Call>();
+                exits = exits || (call && call->function == "exit");
+            });
+        clause_exits_.push_back(exits);
+        for (const trace::Probe *probe : input_.clause_probes[c])
+            error_clauses_exit_ = error_clauses_exit_ || (exits && probe->id == kErrorProbeId);
+    }
     for (const TrampolineSpec &spec : input_.trampolines)
         emit_trampoline(spec);
     return !failed_;
@@ -785,12 +799,17 @@ llvm::Function *Lowering::clause_function(uint32_t clause, bool with_stack_conte
     state.description->mask_offsets = {trace::kRecordMaskOffset};
     state.fault = llvm::BasicBlock::Create(context_, "abort", function);
     lower_clause(state);
-    {
+    ClauseFacts &facts = clause_facts_[function];
+    facts.can_fault = !llvm::pred_empty(state.fault);
+    facts.reads_epid = facts.can_fault || state.description->records || state.reads_epid;
+    if (facts.can_fault) {
         llvm::IRBuilder<>::InsertPointGuard fault_guard(ir_);
         ir_.SetInsertPoint(state.fault);
         if (state.speculates)
             undo_speculation(state);
         ir_.CreateRet(ir_.getInt32(1));
+    } else {
+        state.fault->eraseFromParent();
     }
     return function;
 }
@@ -799,7 +818,8 @@ void Lowering::lower_clause(ClauseState &state) {
     const ast::Clause &clause = *state.clause;
     state.record_offset = trace::kRecordDataStart;
     llvm::Value *record = at(state.dctx, record_area_offset());
-    store64(const64(0), record); // the header: no speculation yet
+    llvm::StoreInst *header = // no speculation yet
+        ir_.CreateAlignedStore(const64(0), record, llvm::Align(8));
     state.masks_cleared =
         ir_.CreateAlignedStore(const64(0), at(record, trace::kRecordMaskOffset), llvm::Align(8));
 
@@ -849,8 +869,12 @@ void Lowering::lower_clause(ClauseState &state) {
                                 " bytes per firing, more than the limit of " +
                                 std::to_string(record_area_limit_));
     record_area_size_ = std::max(record_area_size_, d.record_size);
-    if (d.records)
+    if (d.records) {
         finish_record(state);
+    } else if (!state.speculates) { // nothing reads the record
+        state.masks_cleared->eraseFromParent();
+        header->eraseFromParent();
+    }
     ir_.CreateRet(ir_.getInt32(0));
 }
 
@@ -1063,6 +1087,21 @@ std::optional<CompiledProgram> Lowering::finish() {
             if (auto *call = llvm::dyn_cast_or_null<llvm::CallInst>(entry))
                 call->setCalledOperand(lookup);
     }
+
+    // Clauses inlined here rather than by the optimizer, whose first passes
+    // would otherwise run on each clause's function before inlining it, in
+    // time that adds up over thousands of clauses.
+    std::set<llvm::Function *> inlined;
+    for (llvm::WeakVH &entry : inlined_calls_)
+        if (auto *call = llvm::dyn_cast_or_null<llvm::CallInst>(entry)) {
+            inlined.insert(call->getCalledFunction());
+            llvm::InlineFunctionInfo info;
+            if (!llvm::InlineFunction(*call, info).isSuccess())
+                call->addFnAttr(llvm::Attribute::AlwaysInline);
+        }
+    for (llvm::Function *function : inlined)
+        if (function->use_empty())
+            function->eraseFromParent();
 
     if (Status linked = link_runtime_library(*module_, *debug_); !linked) {
         error({}, "linking the run-time library: " + linked.error().message);

@@ -37,6 +37,9 @@
 
 namespace dtx::codegen {
 
+// dtrace:::ERROR's probe ID (BEGIN is 1, END 2).
+inline constexpr uint32_t kErrorProbeId = 3;
+
 // Sizes and offsets of everything the lowering lays out are multiples of 8.
 inline uint32_t align8(uint64_t n) {
     return static_cast<uint32_t>((n + 7) & ~uint64_t{7});
@@ -118,6 +121,7 @@ struct ClauseState {
     llvm::BasicBlock *fault = nullptr;
     llvm::BasicBlock *end_without_record = nullptr; // clause_end_without_record()
     bool speculates = false;                        // speculate() was lowered
+    bool reads_epid = false;                        // `epid` was lowered
     trace::ClauseDescription *description = nullptr;
     uint32_t record_offset = 0; // next free byte of the record
     uint32_t action_count = 0;  // record actions so far (bits of the masks)
@@ -217,7 +221,8 @@ private:
         const std::string &name, const std::vector<uint32_t> &clauses, size_t direct_limit,
         bool sleepable, std::string_view runs_on, llvm::Value *dctx, llvm::Value *ctx,
         const std::function<void(size_t, size_t, llvm::Value *, llvm::Value *, bool)> &emit);
-    // The clause's result (i32): its function called, or inlined by LLVM.
+    // The clause's result (i32): its function called, or inlined (by
+    // finish(), and the function removed once no call is left).
     llvm::Value *call_clause(uint32_t clause, llvm::Value *dctx, llvm::Value *ctx, bool inlined,
                              bool sleepable);
     void lower_clause(ClauseState &state);
@@ -552,6 +557,7 @@ public:
     llvm::GlobalVariable *processes_map_ = nullptr; // on first announce_process()
     llvm::Function *drop_counter_ = nullptr;        // on first count_drop(counter, next)
     std::vector<llvm::WeakVH> map_lookups_;         // map_lookup()'s helper calls
+    std::vector<llvm::WeakVH> inlined_calls_;       // call_clause()'s to inline
     // Inserting a key in a keyed aggregation's map, without and with a spill
     // map: on first insert_aggregation_key().
     llvm::Function *aggregation_inserts_[2] = {};
@@ -583,6 +589,14 @@ public:
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> epids_; // (clause, probe id) -> epid
     // (clause, with stack context, sleepable) -> its function
     std::map<std::tuple<uint32_t, bool, bool>, llvm::Function *> clause_functions_;
+    // What calling a lowered clause's function needs to know of it.
+    struct ClauseFacts {
+        bool can_fault = false;  // it may return 1, a fault recorded for ERROR
+        bool reads_epid = false; // it records, faults or reads `epid`: dctx->epid
+    };
+    std::map<const llvm::Function *, ClauseFacts> clause_facts_;
+    std::vector<bool> clause_exits_;  // by clause: it calls exit()
+    bool error_clauses_exit_ = false; // an ERROR clause calls exit()
     std::map<std::pair<bool, bool>, llvm::Function *> error_functions_; // the same, for ERROR
     // What each function of the program holds, to name it in an error LLVM
     // reports on its code: a clause, or the clauses of a block.
