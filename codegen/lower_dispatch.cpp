@@ -376,12 +376,10 @@ void Lowering::emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm
     DispatchTables tables;
     std::set<uint32_t> distinct;
     for (const trace::Probe *probe : spec.probes) {
-        std::vector<uint32_t> &clauses = tables.probe_clauses.emplace_back();
-        for (uint32_t c = 0; c < input_.clause_probes.size(); c++)
-            if (epids_.count({c, probe->id})) {
-                clauses.push_back(c);
-                distinct.insert(c);
-            }
+        auto enabled = clauses_of_probe_.find(probe->id);
+        tables.probe_clauses.push_back(enabled == clauses_of_probe_.end() ? std::vector<uint32_t>{}
+                                                                          : enabled->second);
+        distinct.insert(tables.probe_clauses.back().begin(), tables.probe_clauses.back().end());
     }
     plan_dispatch_tables(spec, tables);
     const std::vector<uint32_t> clauses(distinct.begin(), distinct.end());
@@ -595,13 +593,17 @@ std::map<std::string, std::string> Lowering::sleepable_choices() const {
         if (spec.sleepable_section.empty())
             continue;
         bool reads = prologues_reading_user_memory_.contains(spec.program_name);
-        for (const trace::EnabledProbe &enabled : description_.enabled_probes) {
-            // The ERROR clauses run in any program with clauses, on a fault.
-            bool runs_here =
-                (enabled.probe_id == kErrorProbeId && !spec.probes.empty()) ||
-                std::any_of(spec.probes.begin(), spec.probes.end(),
-                            [&](const trace::Probe *p) { return p->id == enabled.probe_id; });
-            reads = reads || (runs_here && clauses_reading_user_memory_.contains(enabled.clause));
+        std::set<uint32_t> probes;
+        for (const trace::Probe *probe : spec.probes)
+            probes.insert(probe->id);
+        // The ERROR clauses run in any program with clauses, on a fault.
+        if (!probes.empty())
+            probes.insert(kErrorProbeId);
+        for (uint32_t probe : probes) {
+            auto enabled = clauses_of_probe_.find(probe);
+            if (enabled != clauses_of_probe_.end())
+                for (uint32_t c : enabled->second)
+                    reads = reads || clauses_reading_user_memory_.contains(c);
         }
         std::string &why_not = choices[spec.program_name];
         if (!reads)

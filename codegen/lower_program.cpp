@@ -666,6 +666,7 @@ void Lowering::plan_enabled_probes() {
             if (!epids_.emplace(std::pair{c, probe->id}, epid + 1).second)
                 continue;
             epid++;
+            clauses_of_probe_[probe->id].push_back(c);
             description_.enabled_probes.push_back({epid, probe->id, c});
         }
     }

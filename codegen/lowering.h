@@ -33,6 +33,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace dtx::codegen {
@@ -587,6 +588,8 @@ public:
     llvm::GlobalVariable *probe_names_[4] = {};
 
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> epids_; // (clause, probe id) -> epid
+    // probe id -> the clauses enabled on it, in program order
+    std::unordered_map<uint32_t, std::vector<uint32_t>> clauses_of_probe_;
     // (clause, with stack context, sleepable) -> its function
     std::map<std::tuple<uint32_t, bool, bool>, llvm::Function *> clause_functions_;
     // What calling a lowered clause's function needs to know of it.
