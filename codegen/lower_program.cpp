@@ -413,21 +413,18 @@ llvm::Value *Lowering::char_array_string(ClauseState &state, uint32_t size,
 }
 
 llvm::Value *Lowering::string_literal(std::string_view text) {
-    auto [it, inserted] = string_offsets_.try_emplace(std::string(text), 0);
+    auto [it, inserted] = string_offsets_.try_emplace(std::string(text), string_pool_.size());
     if (inserted) {
         // Each literal fills a whole strsize buffer, so run-time functions may
         // read strsize bytes from it.
-        std::string padded(text.substr(0, strsize() - 1));
-        padded.resize(align8(strsize()), '\0');
-        llvm::Constant *data = llvm::ConstantDataArray::getString(context_, padded, false);
-        std::string name = "dtx_string_" + std::to_string(pool_references_.size());
-        auto *global = debug_->define_global_variable(name, debug_->char_array_type(padded.size()),
-                                                      data, GlobalDataSection::ReadOnly);
-        global->setAlignment(llvm::Align(8));
-        pool_references_.push_back(global);
-        it->second = pool_references_.size() - 1;
+        string_pool_.append(text.substr(0, strsize() - 1));
+        string_pool_.resize(it->second + align8(strsize()), '\0');
     }
-    return pool_references_[it->second];
+    if (!strings_)
+        strings_ =
+            new llvm::GlobalVariable(*module_, i64(), true, llvm::GlobalValue::ExternalLinkage,
+                                     const64(0), "dtx_strings_placeholder");
+    return llvm::ConstantExpr::getGetElementPtr(i8(), strings_, const64(it->second));
 }
 
 uint32_t Lowering::stored_size(const sema::Type *type) {
@@ -1074,6 +1071,17 @@ std::optional<CompiledProgram> Lowering::finish() {
         probe_names_[field]->replaceAllUsesWith(table);
         probe_names_[field]->eraseFromParent();
         probe_names_[field] = table;
+    }
+
+    if (strings_) {
+        auto *pool = debug_->define_global_variable(
+            "dtx_strings", debug_->char_array_type(string_pool_.size()),
+            llvm::ConstantDataArray::getString(context_, string_pool_, false),
+            GlobalDataSection::ReadOnly);
+        pool->setAlignment(llvm::Align(8));
+        strings_->replaceAllUsesWith(pool);
+        strings_->eraseFromParent();
+        strings_ = pool;
     }
 
     if (map_lookups_.size() > kInlinedLookups) {

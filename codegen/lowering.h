@@ -569,12 +569,17 @@ public:
     llvm::GlobalVariable *activity_ = nullptr;
     llvm::GlobalVariable *globals_ = nullptr;
     llvm::GlobalVariable *walltime_offset_ = nullptr;
-    llvm::GlobalVariable *null_string_ = nullptr;         // on first null_string()
-    llvm::GlobalVariable *speculations_map_ = nullptr;    // on first speculations_map()
-    llvm::GlobalVariable *path_offsets_ = nullptr;        // on first path_offsets()
-    std::optional<uint32_t> strtok_state_offset_;         // in dctx, on first strtok_state()
-    std::map<std::string, uint64_t> string_offsets_;      // literal -> index in string_literals_
-    std::vector<llvm::GlobalVariable *> pool_references_; // one strsize global per literal
+    llvm::GlobalVariable *null_string_ = nullptr;      // on first null_string()
+    llvm::GlobalVariable *speculations_map_ = nullptr; // on first speculations_map()
+    llvm::GlobalVariable *path_offsets_ = nullptr;     // on first path_offsets()
+    std::optional<uint32_t> strtok_state_offset_;      // in dctx, on first strtok_state()
+    // The string literals, each padded to strsize, in one .rodata global
+    // (dtx_strings, made by finish(); a placeholder until then): a global
+    // each would cost each a BTF variable, whose names LLVM's BTF writer
+    // looks up in time growing with their number.
+    std::map<std::string, uint64_t> string_offsets_; // literal -> offset in string_pool_
+    std::string string_pool_;
+    llvm::GlobalVariable *strings_ = nullptr;
 
     std::map<std::string, VariableStorage> globals_storage_, thread_storage_, clause_storage_;
     uint32_t globals_size_ = 0;
