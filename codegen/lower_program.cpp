@@ -33,8 +33,29 @@ constexpr size_t kClausePartSize = 8000;
 constexpr uint32_t kMemoryChunk = 512;
 // The map lookups of clauses the kernel may rewrite in line (map_lookup()).
 constexpr size_t kInlinedLookups = 512;
-// The longest program whose text goes into its BTF line info (see lower()).
-constexpr std::ptrdiff_t kEmbeddedSourceLines = 1000;
+// The longest program whose text goes into its BTF line info, and the
+// longest line of it that does (see embedded_source()).
+constexpr size_t kEmbeddedSourceLines = 1000;
+constexpr size_t kEmbeddedLineLength = 256;
+
+// The program's text as its BTF line info has it. LLVM's BTF writer looks
+// each line's text up in a list of every string so far, comparing them whole,
+// in time growing with the square of the program's lines (11 s for 10,000)
+// and with the length of its lines (13 s for 7,000 clauses on one line, as
+// a cpp macro writes them): a program of more than kEmbeddedSourceLines
+// keeps file, line and column without the text, and a line longer than
+// kEmbeddedLineLength only its beginning.
+std::string embedded_source(std::string_view text) {
+    std::string embedded;
+    size_t lines = 0;
+    for (size_t at = 0; at < text.size() && lines <= kEmbeddedSourceLines; lines++) {
+        size_t end = std::min(text.find('\n', at), text.size());
+        embedded.append(text.substr(at, std::min(end - at, kEmbeddedLineLength)));
+        embedded += '\n';
+        at = end + 1;
+    }
+    return lines > kEmbeddedSourceLines ? std::string() : embedded;
+}
 
 } // namespace
 
@@ -59,13 +80,7 @@ bool Lowering::lower() {
     std::string source_name = "<d program>", source_text;
     if (!input_.program.clauses.empty() && input_.program.clauses[0]->range.source) {
         source_name = input_.program.clauses[0]->range.file_name();
-        source_text = input_.program.clauses[0]->range.source->text();
-        // LLVM's BTF writer looks each line's text up in a list of every
-        // string so far, in time growing with the square of the program's
-        // lines (11 s for 10,000). Beyond kEmbeddedSourceLines the line info
-        // keeps file, line and column, without the text.
-        if (std::count(source_text.begin(), source_text.end(), '\n') > kEmbeddedSourceLines)
-            source_text.clear();
+        source_text = embedded_source(input_.program.clauses[0]->range.source->text());
     }
     debug_ = std::make_unique<BpfDebugInfo>(*module_, source_name, source_text);
     debug_->define_license("GPL");
@@ -99,6 +114,7 @@ std::optional<CompiledProgram> Lowering::emit() {
         return std::nullopt;
     if (options_.want_ir)
         compiled->ir = module_to_string(*module_);
+    inline_clauses();
     emitter_.optimize(*module_);
     size_t largest = 0;
     for (const llvm::Function &function : *module_)
@@ -122,6 +138,23 @@ std::optional<CompiledProgram> Lowering::emit() {
     }
     compiled->object = std::move(object.output);
     return compiled;
+}
+
+// The clause calls to inline, inlined here rather than by the optimizer,
+// whose first passes would otherwise run on each clause's function before
+// inlining it, in time that adds up over thousands of clauses.
+void Lowering::inline_clauses() {
+    std::set<llvm::Function *> inlined;
+    for (llvm::WeakVH &entry : inlined_calls_)
+        if (auto *call = llvm::dyn_cast_or_null<llvm::CallInst>(entry)) {
+            inlined.insert(call->getCalledFunction());
+            llvm::InlineFunctionInfo info;
+            if (!llvm::InlineFunction(*call, info).isSuccess())
+                call->addFnAttr(llvm::Attribute::AlwaysInline);
+        }
+    for (llvm::Function *function : inlined)
+        if (function->use_empty())
+            function->eraseFromParent();
 }
 
 void Lowering::report_fatal_error(std::string_view reason) {
@@ -800,6 +833,7 @@ llvm::Function *Lowering::clause_function(uint32_t clause, bool with_stack_conte
     ClauseFacts &facts = clause_facts_[function];
     facts.can_fault = !llvm::pred_empty(state.fault);
     facts.reads_epid = facts.can_fault || state.description->records || state.reads_epid;
+    facts.size = function_size(*function).first;
     if (facts.can_fault) {
         llvm::IRBuilder<>::InsertPointGuard fault_guard(ir_);
         ir_.SetInsertPoint(state.fault);
@@ -1096,21 +1130,6 @@ std::optional<CompiledProgram> Lowering::finish() {
             if (auto *call = llvm::dyn_cast_or_null<llvm::CallInst>(entry))
                 call->setCalledOperand(lookup);
     }
-
-    // Clauses inlined here rather than by the optimizer, whose first passes
-    // would otherwise run on each clause's function before inlining it, in
-    // time that adds up over thousands of clauses.
-    std::set<llvm::Function *> inlined;
-    for (llvm::WeakVH &entry : inlined_calls_)
-        if (auto *call = llvm::dyn_cast_or_null<llvm::CallInst>(entry)) {
-            inlined.insert(call->getCalledFunction());
-            llvm::InlineFunctionInfo info;
-            if (!llvm::InlineFunction(*call, info).isSuccess())
-                call->addFnAttr(llvm::Attribute::AlwaysInline);
-        }
-    for (llvm::Function *function : inlined)
-        if (function->use_empty())
-            function->eraseFromParent();
 
     if (Status linked = link_runtime_library(*module_, *debug_); !linked) {
         error({}, "linking the run-time library: " + linked.error().message);

@@ -223,9 +223,10 @@ private:
         bool sleepable, std::string_view runs_on, llvm::Value *dctx, llvm::Value *ctx,
         const std::function<void(size_t, size_t, llvm::Value *, llvm::Value *, bool)> &emit);
     // The clause's result (i32): its function called, or inlined (by
-    // finish(), and the function removed once no call is left).
+    // inline_clauses(), and the function removed once no call is left).
     llvm::Value *call_clause(uint32_t clause, llvm::Value *dctx, llvm::Value *ctx, bool inlined,
                              bool sleepable);
+    void inline_clauses();
     void lower_clause(ClauseState &state);
     // Continues the clause in a new part; returns where the clause's function
     // goes on after calling it.
@@ -275,7 +276,7 @@ public:
     // cost of a BPF call each.
     llvm::Value *map_lookup(llvm::Value *map, llvm::Value *key);
     // Adds one to this CPU's drop counter `counter`, then jumps to `next`:
-    // by a call of the program's one function for it (drop_counter()), as
+    // by a call of the program's one function for it (dtx_count_drop), as
     // drops are rare and the kernel rewrites each map lookup at load time,
     // in time growing with the program.
     void count_drop(trace::DropCounter counter, llvm::BasicBlock *next);
@@ -601,6 +602,7 @@ public:
     struct ClauseFacts {
         bool can_fault = false;  // it may return 1, a fault recorded for ERROR
         bool reads_epid = false; // it records, faults or reads `epid`: dctx->epid
+        size_t size = 0;         // function_size()
     };
     std::map<const llvm::Function *, ClauseFacts> clause_facts_;
     std::vector<bool> clause_exits_;  // by clause: it calls exit()
