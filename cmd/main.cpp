@@ -11,7 +11,9 @@
 
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
+#include <new>
 
 namespace {
 
@@ -45,6 +47,14 @@ int report(const dtx::Error &error) {
     for (const std::string &line : error.details)
         std::cerr << "    " << line << '\n';
     return kExitError;
+}
+
+// Out of memory, dtx says so and exits instead of letting std::bad_alloc
+// abort it; saying more could need more memory.
+void out_of_memory() {
+    static constexpr char kMessage[] = "dtx: out of memory\n";
+    (void)!write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+    std::exit(kExitError);
 }
 
 // The signals that end tracing (and SIGCHLD, for targets held at their exit),
@@ -111,6 +121,7 @@ int run(const dtx::session::Options &options) {
 } // namespace
 
 int main(int argc, char **argv) {
+    std::set_new_handler(out_of_memory);
     auto parsed = dtx::cmd::parse_options(std::span<const char *const>(argv, size_t(argc)));
     if (auto *error = std::get_if<dtx::cmd::UsageError>(&parsed))
         return usage_error(error->message);

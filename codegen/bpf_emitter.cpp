@@ -18,10 +18,11 @@
 #include <llvm/TargetParser/Triple.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
-#include <cstdio>
+#include <unistd.h>
+
 #include <cstdlib>
-#include <cstring>
 #include <mutex>
+#include <new>
 #include <stdexcept>
 
 namespace dtx::codegen {
@@ -30,23 +31,6 @@ namespace {
 
 constexpr const char *kBpfTriple = "bpfel";
 constexpr const char *kBpfCpu = "v3";
-
-// LLVM cannot go on after a fatal error, which its BPF back end raises where
-// a jump would pass the 32767 instructions a BPF jump reaches (a statement of
-// a clause too large for one BPF function; the code generator splits clauses
-// between statements, not inside one). Say so in D's terms before exiting,
-// rather than LLVM's abort().
-void on_fatal_error(void *, const char *reason, bool) {
-    std::fflush(stdout);
-    if (std::strstr(reason, "out of insn range"))
-        std::fputs("dtx: a statement of a clause is too large for a BPF function: its code "
-                   "jumps farther than the 32767 instructions a BPF jump reaches; split its "
-                   "if/else or { } block into several clauses\n",
-                   stderr);
-    else
-        std::fprintf(stderr, "dtx: the BPF back end failed: %s\n", reason);
-    std::exit(1);
-}
 
 // Only the BPF target is needed; initialising all targets would cost start-up
 // time for nothing.
@@ -104,7 +88,38 @@ private:
     std::unique_ptr<llvm::DiagnosticHandler> previous_;
 };
 
+void on_fatal_error(void *report, const char *reason, bool) {
+    (*static_cast<const std::function<void(std::string_view)> *>(report))(reason);
+    std::exit(1);
+}
+
+// Memory ran out: saying more than this could need more of it.
+void on_bad_alloc(void *, const char *, bool) {
+    static constexpr char kMessage[] = "dtx: out of memory while compiling the program\n";
+    (void)!write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+    std::exit(1);
+}
+
 } // namespace
+
+// --- fatal errors ------------------------------------------------------------
+
+LlvmFatalErrorScope::LlvmFatalErrorScope(std::function<void(std::string_view)> report)
+    : report_(std::move(report)), previous_new_handler_(std::set_new_handler(nullptr)) {
+    llvm::install_fatal_error_handler(on_fatal_error, &report_);
+    llvm::install_bad_alloc_error_handler(on_bad_alloc);
+    // operator new's failures (LLVM's objects, dtx's) to on_bad_alloc too,
+    // instead of an uncaught std::bad_alloc.
+    llvm::install_out_of_memory_new_handler();
+}
+
+LlvmFatalErrorScope::~LlvmFatalErrorScope() {
+    std::set_new_handler(previous_new_handler_);
+    llvm::remove_bad_alloc_error_handler();
+    llvm::remove_fatal_error_handler();
+}
+
+// --- the emitter ----------------------------------------------------------------
 
 BpfEmitter::BpfEmitter() {
     initialize_bpf_target();
@@ -173,7 +188,6 @@ BpfEmitResult BpfEmitter::emit(llvm::Module &module, bool assembly) const {
     }
 
     DiagnosticCollector collector(module.getContext(), result);
-    llvm::ScopedFatalErrorHandler fatal_errors(on_fatal_error);
     llvm::SmallVector<char, 0> buffer;
     llvm::raw_svector_ostream stream(buffer);
     llvm::legacy::PassManager passes;

@@ -10,8 +10,11 @@
 // and the image goes to dtx::trace::BpfObject.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <new>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace llvm {
@@ -63,6 +66,27 @@ private:
     BpfEmitResult emit(llvm::Module &module, bool assembly) const;
 
     std::unique_ptr<llvm::TargetMachine> target_machine_;
+};
+
+// LLVM ends the process on an error it cannot go on from (report_fatal_error:
+// a jump farther than a BPF jump reaches, an instruction it cannot select)
+// and on a failed allocation, with abort() unless a handler takes over; a
+// handler must not return. While a scope lives, such an error is given to
+// `report` (a reason in LLVM's words), which should say it in the program's
+// terms; then the process exits with status 1. Out of memory, it only says
+// so and exits 1. Throwing instead would cross LLVM's frames, built without
+// exceptions: their destructors would not run, leaving LLVM's objects
+// half-changed and their memory leaked. One scope at a time.
+class LlvmFatalErrorScope {
+public:
+    explicit LlvmFatalErrorScope(std::function<void(std::string_view reason)> report);
+    ~LlvmFatalErrorScope();
+    LlvmFatalErrorScope(const LlvmFatalErrorScope &) = delete;
+    LlvmFatalErrorScope &operator=(const LlvmFatalErrorScope &) = delete;
+
+private:
+    std::function<void(std::string_view)> report_;
+    std::new_handler previous_new_handler_;
 };
 
 // The module as LLVM IR text (for --dump=ir).

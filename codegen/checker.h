@@ -42,6 +42,7 @@ private:
     void define_library_translators(const Type *output);
     void define_translator(const ast::TranslatorDefinition &def);
     void define_provider(const ast::ProviderDefinition &def);
+    // The clause at clause_index_ in program.clauses.
     void check_clause(ast::Clause &clause);
     void check_clause_roles(const ast::Clause &clause);
     void find_first_assignments();

@@ -472,29 +472,64 @@ uint32_t Lowering::printed_type(const sema::Type *type) {
     return index;
 }
 
-// `entry` if it is not null, else the entry of `key` in `spill`, inserted
-// with `initial` if need be (null only when the spill map is full too).
-llvm::Value *Lowering::spill_if_null(llvm::Value *entry, llvm::GlobalVariable *spill,
-                                     llvm::Value *key, llvm::GlobalVariable *initial) {
-    llvm::Function *function = ir_.GetInsertBlock()->getParent();
-    auto *lookup = llvm::BasicBlock::Create(context_, "agg_spill", function);
-    auto *insert = llvm::BasicBlock::Create(context_, "agg_spill_new", function);
-    auto *join = llvm::BasicBlock::Create(context_, "agg_entry", function);
-    llvm::BasicBlock *allocated = ir_.GetInsertBlock();
-    ir_.CreateCondBr(ir_.CreateIsNull(entry), lookup, join);
-    ir_.SetInsertPoint(lookup);
-    llvm::Value *spilled = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {spill, key});
-    ir_.CreateCondBr(ir_.CreateIsNull(spilled), insert, join);
-    ir_.SetInsertPoint(insert);
-    call_helper(BPF_FUNC_map_update_elem, i64(), {spill, key, initial, const64(BPF_NOEXIST)});
-    llvm::Value *inserted = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {spill, key});
-    ir_.CreateBr(join);
-    ir_.SetInsertPoint(join);
-    llvm::PHINode *found = ir_.CreatePHI(ptr(), 3);
-    found->addIncoming(entry, allocated);
-    found->addIncoming(spilled, lookup);
-    found->addIncoming(inserted, insert);
-    return found;
+// ptr dtx_agg_insert(map, key, initial[, spill]): the entry made for `key`
+// with the initial state in `map`, else in the spill map (see
+// lower_storage.cpp); null, the drop counted, when neither has room. One
+// function for every keyed aggregation, called only for a new key: the
+// kernel rewrites each map lookup at load time, in time growing with the
+// program, and a new key is rare.
+llvm::Value *Lowering::insert_aggregation_key(const AggregationStorage &storage, llvm::Value *key) {
+    const bool spills = storage.spill_map != nullptr;
+    llvm::Function *&insert = aggregation_inserts_[spills];
+    if (!insert) {
+        llvm::IRBuilder<>::InsertPointGuard guard(ir_);
+        std::vector<llvm::Type *> parameters{ptr(), ptr(), ptr()};
+        std::vector<std::string> names{"map", "key", "initial"};
+        if (spills) {
+            parameters.push_back(ptr());
+            names.push_back("spill");
+        }
+        insert = new_function(spills ? "dtx_agg_insert_spill" : "dtx_agg_insert",
+                              llvm::FunctionType::get(ptr(), parameters, false), 0, names);
+        llvm::Value *map = insert->getArg(0), *at_key = insert->getArg(1),
+                    *initial = insert->getArg(2);
+        auto *full = llvm::BasicBlock::Create(context_, "agg_full", insert);
+        call_helper(BPF_FUNC_map_update_elem, i64(), {map, at_key, initial, const64(BPF_NOEXIST)});
+        llvm::Value *created = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {map, at_key});
+        if (spills) {
+            // Not allocated now: the spill map takes the key.
+            llvm::Value *spill = insert->getArg(3);
+            auto *made = llvm::BasicBlock::Create(context_, "agg_entry", insert);
+            auto *lookup = llvm::BasicBlock::Create(context_, "agg_spill", insert);
+            auto *spilled = llvm::BasicBlock::Create(context_, "agg_spilled", insert);
+            auto *add = llvm::BasicBlock::Create(context_, "agg_spill_new", insert);
+            ir_.CreateCondBr(ir_.CreateIsNull(created), lookup, made);
+            ir_.SetInsertPoint(made);
+            ir_.CreateRet(created);
+            ir_.SetInsertPoint(lookup);
+            created = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {spill, at_key});
+            ir_.CreateCondBr(ir_.CreateIsNull(created), add, spilled);
+            ir_.SetInsertPoint(spilled);
+            ir_.CreateRet(created);
+            ir_.SetInsertPoint(add);
+            call_helper(BPF_FUNC_map_update_elem, i64(),
+                        {spill, at_key, initial, const64(BPF_NOEXIST)});
+            created = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {spill, at_key});
+        }
+        auto *made = llvm::BasicBlock::Create(context_, "agg_made", insert);
+        ir_.CreateCondBr(ir_.CreateIsNull(created), full, made);
+        ir_.SetInsertPoint(made);
+        ir_.CreateRet(created);
+        ir_.SetInsertPoint(full);
+        auto *counted = llvm::BasicBlock::Create(context_, "agg_dropped", insert);
+        count_drop(trace::DropCounter::Aggregation, counted);
+        ir_.SetInsertPoint(counted);
+        ir_.CreateRet(llvm::ConstantPointerNull::get(ir_.getPtrTy()));
+    }
+    std::vector<llvm::Value *> args{storage.map, key, storage.initial_value};
+    if (spills)
+        args.push_back(storage.spill_map);
+    return ir_.CreateCall(insert, args);
 }
 
 void Lowering::lower_aggregation(const ast::Assign &assign, ClauseState &state) {
@@ -554,7 +589,7 @@ void Lowering::lower_aggregation(const ast::Assign &assign, ClauseState &state) 
         increment = lower_scalar(argument(*call, size_t(aggregating.weight_argument)), state);
 
     llvm::Function *function = ir_.GetInsertBlock()->getParent();
-    llvm::Value *entry = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {storage.map, key});
+    llvm::Value *entry = map_lookup(storage.map, key);
     auto *update = llvm::BasicBlock::Create(context_, "agg_update", function);
     auto *done = llvm::BasicBlock::Create(context_, "agg_done", function);
     llvm::Value *words = entry;
@@ -565,21 +600,12 @@ void Lowering::lower_aggregation(const ast::Assign &assign, ClauseState &state) 
     } else {
         // A new key starts from the initial state; a full map drops the update.
         auto *create = llvm::BasicBlock::Create(context_, "agg_new", function);
-        auto *full = llvm::BasicBlock::Create(context_, "agg_full", function);
         llvm::BasicBlock *lookup_block = ir_.GetInsertBlock();
         ir_.CreateCondBr(ir_.CreateIsNull(entry), create, update);
         ir_.SetInsertPoint(create);
-        call_helper(BPF_FUNC_map_update_elem, i64(),
-                    {storage.map, key, storage.initial_value, const64(BPF_NOEXIST)});
-        llvm::Value *created = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {storage.map, key});
-        // Not allocated now: the spill map (lower_storage.cpp) takes the key.
-        if (storage.spill_map)
-            created = spill_if_null(created, storage.spill_map, key, storage.initial_value);
+        llvm::Value *created = insert_aggregation_key(storage, key);
         llvm::BasicBlock *create_end = ir_.GetInsertBlock();
-        ir_.CreateCondBr(ir_.CreateIsNull(created), full, update);
-
-        ir_.SetInsertPoint(full);
-        count_drop(state, trace::DropCounter::Aggregation, done);
+        ir_.CreateCondBr(ir_.CreateIsNull(created), done, update);
 
         ir_.SetInsertPoint(update);
         llvm::PHINode *phi = ir_.CreatePHI(ptr(), 2);

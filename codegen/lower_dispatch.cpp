@@ -8,12 +8,15 @@
 // The kernel verifies at most 256 functions in one BPF program
 // (BPF_MAX_SUBPROGS), and every clause a trampoline calls is a function of
 // its program. A trampoline that runs more clauses than kDirectClauseCalls
-// calls functions of several clauses each instead, into which LLVM inlines
-// the clauses, so that any number of clauses can run on one probe; so does
-// the ERROR path past kDirectErrorClauses.
+// calls functions of several consecutive clauses each instead (blocks, of
+// about kBlockSize of code: a BPF jump must cross no more than 32767
+// instructions), into which the clauses are inlined, so that any number of
+// clauses can run on one probe; so does the ERROR path past
+// kDirectErrorClauses.
 #include "codegen/lowering.h"
 
 #include <linux/bpf.h>
+#include <llvm/IR/IntrinsicInst.h>
 
 #include <algorithm>
 #include <map>
@@ -22,12 +25,21 @@ namespace dtx::codegen {
 
 namespace {
 
-constexpr uint32_t kErrorProbeId = 3;
 // Budgets of the 256 functions a BPF program may have: the run-time library
 // takes up to 28 of the rest, a provider a few, and clauses too large for one
 // function their parts.
 constexpr size_t kDirectClauseCalls = 96;
 constexpr size_t kDirectErrorClauses = 32;
+// The code of a block of clauses (function_size()), and what calling one
+// clause adds to it: about 8,000 IR instructions make 10,000 BPF ones or
+// fewer, well within a jump's reach.
+constexpr size_t kBlockSize = 8000;
+constexpr size_t kClauseCallSize = 16;
+// The code of consecutive inlined clauses the dispatch lets run without a
+// branch between them: LLVM's instruction scheduling takes time growing
+// faster than a basic block's size (7,000 clauses without branches, in
+// blocks of 500: 13 s, against 1 s).
+constexpr size_t kStraightClauses = 1000;
 // A dispatch on few probes is a switch with a case per probe; past that,
 // probes that run the same clauses share a block reading the probe's dense
 // index and EPIDs from tables, unless their IDs are too far apart.
@@ -149,20 +161,15 @@ uint64_t clause_stack_skip(const TrampolineSpec &spec, bool inlined_into_trampol
                                                              : spec.kernel_stack_skip;
 }
 
-// The IR instructions of `function` and the bytes of its fixed-size
-// stack slots.
-std::pair<size_t, uint64_t> function_size(const llvm::Function &function) {
-    size_t instructions = 0;
-    uint64_t stack = 0;
-    const llvm::DataLayout &layout = function.getParent()->getDataLayout();
-    for (const llvm::BasicBlock &block : function)
-        for (const llvm::Instruction &instruction : block) {
-            instructions++;
-            if (const auto *slot = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
-                if (std::optional<llvm::TypeSize> size = slot->getAllocationSize(layout))
-                    stack += size->getFixedValue();
-        }
-    return {instructions, stack};
+// "probe 'P'", or "probes 'P', 'Q' and N more".
+std::string probe_names(const TrampolineSpec &spec) {
+    constexpr size_t kNamed = 2;
+    std::string text = spec.probes.size() == 1 ? "probe " : "probes ";
+    for (size_t i = 0; i < spec.probes.size() && i < kNamed; i++)
+        text += (i ? ", '" : "'") + spec.probes[i]->name.full() + "'";
+    if (spec.probes.size() > kNamed)
+        text += " and " + std::to_string(spec.probes.size() - kNamed) + " more";
+    return text;
 }
 
 // ERROR's clauses run below dtx_error's frame, and below the block function
@@ -173,25 +180,78 @@ uint64_t error_stack_skip(const TrampolineSpec &spec, bool in_block) {
 
 } // namespace
 
+std::pair<size_t, uint64_t> function_size(const llvm::Function &function) {
+    size_t instructions = 0;
+    uint64_t stack = 0;
+    const llvm::DataLayout &layout = function.getParent()->getDataLayout();
+    for (const llvm::BasicBlock &block : function)
+        for (const llvm::Instruction &instruction : block) {
+            instructions++;
+            if (const auto *slot = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
+                if (std::optional<llvm::TypeSize> size = slot->getAllocationSize(layout))
+                    stack += size->getFixedValue();
+            // The BPF back end stores memset's words one by one, and loads
+            // and stores memcpy's.
+            if (const auto *memory = llvm::dyn_cast<llvm::MemIntrinsic>(&instruction))
+                if (const auto *length = llvm::dyn_cast<llvm::ConstantInt>(memory->getLength()))
+                    instructions +=
+                        length->getZExtValue() / 8 * (llvm::isa<llvm::MemSetInst>(memory) ? 1 : 2);
+        }
+    return {instructions, stack};
+}
+
 void Lowering::call_clause_blocks(
-    const std::string &name, size_t count, size_t direct_limit, llvm::Value *dctx, llvm::Value *ctx,
+    const std::string &name, const std::vector<uint32_t> &clauses, size_t direct_limit,
+    bool sleepable, std::string_view runs_on, llvm::Value *dctx, llvm::Value *ctx,
     const std::function<void(size_t, size_t, llvm::Value *, llvm::Value *, bool)> &emit) {
+    const size_t count = clauses.size();
     if (count <= direct_limit) {
         emit(0, count, dctx, ctx, false);
         return;
     }
-    const size_t per_block = (count + direct_limit - 1) / direct_limit;
+    // Blocks of consecutive clauses of at most kBlockSize each, where that
+    // makes no more than direct_limit of them, so that their jumps stay
+    // within a BPF jump's reach; else of what it takes.
+    std::vector<size_t> sizes;
+    size_t total = 0;
+    for (uint32_t c : clauses) {
+        sizes.push_back(function_size(*clause_function(c, ctx != nullptr, sleepable)).first +
+                        kClauseCallSize);
+        total += sizes.back();
+    }
+    std::vector<size_t> starts;
+    for (size_t budget = std::max(kBlockSize, total / direct_limit);; budget *= 2) {
+        starts = {0};
+        size_t filled = 0;
+        for (size_t i = 0; i < count; i++) {
+            if (filled && filled + sizes[i] > budget) {
+                starts.push_back(i);
+                filled = 0;
+            }
+            filled += sizes[i];
+        }
+        if (starts.size() <= direct_limit)
+            break;
+    }
+    starts.push_back(count);
+
     auto *type = llvm::FunctionType::get(i32(), {ptr(), ptr()}, false);
     llvm::Value *null = llvm::ConstantPointerNull::get(ir_.getPtrTy());
-    for (size_t first = 0; first < count; first += per_block) {
+    for (size_t b = 0; b + 1 < starts.size(); b++) {
+        const size_t first = starts[b], last = starts[b + 1];
         llvm::Function *block;
         {
             llvm::IRBuilder<>::InsertPointGuard guard(ir_);
-            block = new_function(name + "_" + std::to_string(first / per_block), type, 0);
-            emit(first, std::min(first + per_block, count), block->getArg(0),
-                 ctx ? block->getArg(1) : nullptr, true);
+            block = new_function(name + "_" + std::to_string(b), type, 0);
+            emit(first, last, block->getArg(0), ctx ? block->getArg(1) : nullptr, true);
             ir_.CreateRet(ir_.getInt32(0));
         }
+        const SourceRange &to = input_.program.clauses[clauses[last - 1]]->range;
+        function_origins_[block->getName().str()] = {
+            input_.program.clauses[clauses[first]]->range,
+            "the " + std::to_string(last - first) + " clauses from here to " + to.file_name() +
+                ":" + std::to_string(to.begin.line) + ":" + std::to_string(to.begin.column) +
+                " on " + std::string(runs_on)};
         ir_.CreateCall(block, {dctx, ctx ? ctx : null});
     }
 }
@@ -202,7 +262,7 @@ llvm::Value *Lowering::call_clause(uint32_t clause, llvm::Value *dctx, llvm::Val
         ir_.CreateCall(clause_function(clause, ctx != nullptr, sleepable),
                        {dctx, ctx ? ctx : llvm::ConstantPointerNull::get(ir_.getPtrTy())});
     if (inlined)
-        call->addFnAttr(llvm::Attribute::AlwaysInline);
+        inlined_calls_.emplace_back(call);
     return call;
 }
 
@@ -230,7 +290,7 @@ llvm::Function *Lowering::error_function(bool with_stack_context, bool sleepable
     llvm::Value *record = ir_.CreateAlloca(record_type);
     llvm::Value *epid = load64(at(dctx, ClauseContextLayout::epid));
     ir_.CreateAlignedStore(ir_.getInt32(0), record, llvm::Align(4));
-    ir_.CreateAlignedStore(current_cpu(), at(record, offsetof(trace::RecordHeader, cpu)),
+    ir_.CreateAlignedStore(firing_cpu(dctx), at(record, offsetof(trace::RecordHeader, cpu)),
                            llvm::Align(4)); // the cpu, and no speculation
     ir_.CreateAlignedStore(ir_.CreateTrunc(epid, i32()),
                            at(record, offsetof(trace::FaultRecord, faulting_epid)), llvm::Align(4));
@@ -279,8 +339,8 @@ llvm::Function *Lowering::error_function(bool with_stack_context, bool sleepable
                 at(dctx, probe_index_offset()));
         // A fault in an ERROR clause is reported, and ends that clause only.
         call_clause_blocks(
-            function->getName().str() + "_clauses", error_clauses.size(), kDirectErrorClauses, dctx,
-            with_stack_context ? ctx : nullptr,
+            function->getName().str() + "_clauses", error_clauses, kDirectErrorClauses, sleepable,
+            "probe 'dtrace:::ERROR'", dctx, with_stack_context ? ctx : nullptr,
             [&](size_t first, size_t last, llvm::Value *dctx, llvm::Value *ctx, bool inlined) {
                 for (size_t i = first; i < last; i++) {
                     uint32_t c = error_clauses[i];
@@ -321,12 +381,10 @@ void Lowering::emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm
     DispatchTables tables;
     std::set<uint32_t> distinct;
     for (const trace::Probe *probe : spec.probes) {
-        std::vector<uint32_t> &clauses = tables.probe_clauses.emplace_back();
-        for (uint32_t c = 0; c < input_.clause_probes.size(); c++)
-            if (epids_.count({c, probe->id})) {
-                clauses.push_back(c);
-                distinct.insert(c);
-            }
+        auto enabled = clauses_of_probe_.find(probe->id);
+        tables.probe_clauses.push_back(enabled == clauses_of_probe_.end() ? std::vector<uint32_t>{}
+                                                                          : enabled->second);
+        distinct.insert(tables.probe_clauses.back().begin(), tables.probe_clauses.back().end());
     }
     plan_dispatch_tables(spec, tables);
     const std::vector<uint32_t> clauses(distinct.begin(), distinct.end());
@@ -356,7 +414,8 @@ void Lowering::emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm
         store64(const64(clause_stack_skip(spec, tables.inlines_clauses)),
                 at(dctx, ClauseContextLayout::stack_skip));
     call_clause_blocks(
-        spec.program_name + "_clauses", clauses.size(), kDirectClauseCalls, dctx, ctx,
+        spec.program_name + "_clauses", clauses, kDirectClauseCalls, sleepable(spec),
+        probe_names(spec), dctx, ctx,
         [&](size_t first, size_t last, llvm::Value *dctx, llvm::Value *ctx, bool inlined) {
             std::set<uint32_t> block(clauses.begin() + std::ptrdiff_t(first),
                                      clauses.begin() + std::ptrdiff_t(last));
@@ -417,20 +476,40 @@ void Lowering::dispatch_clauses(const TrampolineSpec &spec, const DispatchTables
     llvm::Value *probe_id = load64(at(dctx, ClauseContextLayout::probe_id));
 
     // Runs clause c as enabled probe `epid`; a fault goes to the ERROR probe.
+    // exit() in one clause stops the clauses after it, as in DTrace: the
+    // clause after one that may call it, or the first of a case or group,
+    // checks the activity first (`check`). Past kStraightClauses of code
+    // without a branch (`straight`), a branch LLVM cannot remove (on a
+    // value it cannot see) ends the basic block.
+    bool check = false;
+    size_t straight = 0;
     auto run_clause = [&](uint32_t c, llvm::Value *epid) {
-        if (gate != ClauseGate::None) {
-            // exit() in one clause stops the clauses after it, as in DTrace.
+        llvm::Function *clause = clause_function(c, ctx != nullptr, sleepable(spec));
+        const ClauseFacts &facts = clause_facts_.at(clause);
+        if (check || straight > kStraightClauses) {
             auto *run = llvm::BasicBlock::Create(context_, "run_clause", function);
-            llvm::LoadInst *activity = ir_.CreateLoad(i32(), activity_);
-            activity->setVolatile(true);
-            ir_.CreateCondBr(
-                ir_.CreateICmpEQ(activity, ir_.getInt32(uint32_t(trace::Activity::Draining))), end,
-                run);
+            llvm::Value *stop;
+            if (check) {
+                llvm::LoadInst *activity = ir_.CreateLoad(i32(), activity_);
+                activity->setVolatile(true);
+                stop =
+                    ir_.CreateICmpEQ(activity, ir_.getInt32(uint32_t(trace::Activity::Draining)));
+            } else {
+                stop = ir_.CreateICmpNE(opaque(const64(0)), const64(0));
+            }
+            ir_.CreateCondBr(stop, end, run);
             ir_.SetInsertPoint(run);
+            straight = 0;
         }
-        store64(epid, at(dctx, ClauseContextLayout::epid));
+        straight += facts.size;
+        check = gate != ClauseGate::None &&
+                (clause_exits_[c] || (facts.can_fault && error_clauses_exit_));
+        if (facts.reads_epid)
+            store64(epid, at(dctx, ClauseContextLayout::epid));
         llvm::Value *result =
             call_clause(c, dctx, ctx, inlined || tables.inlines_clauses, sleepable(spec));
+        if (!facts.can_fault)
+            return;
         auto *faulted = llvm::BasicBlock::Create(context_, "faulted", function);
         auto *next = llvm::BasicBlock::Create(context_, "next", function);
         ir_.CreateCondBr(ir_.CreateICmpNE(result, ir_.getInt32(0)), faulted, next);
@@ -458,6 +537,8 @@ void Lowering::dispatch_clauses(const TrampolineSpec &spec, const DispatchTables
             dispatch->addCase(ir_.getInt64(probe->id), case_block);
             ir_.SetInsertPoint(case_block);
             store64(const64(dense_index_.at(probe->id)), at(dctx, probe_index_offset()));
+            check = gate != ClauseGate::None;
+            straight = 0;
             for (uint32_t c : tables.probe_clauses[p])
                 if (block.contains(c))
                     run_clause(c, const64(epids_.at({c, probe->id})));
@@ -494,6 +575,8 @@ void Lowering::dispatch_clauses(const TrampolineSpec &spec, const DispatchTables
             llvm::BasicBlock::Create(context_, "group_" + std::to_string(g), function);
         dispatch->addCase(ir_.getInt64(g), group_block);
         ir_.SetInsertPoint(group_block);
+        check = gate != ClauseGate::None;
+        straight = 0;
         for (size_t j = 0; j < clauses.size(); j++)
             if (block.contains(clauses[j]))
                 run_clause(clauses[j], word(tables.slots, ir_.CreateAdd(row, const64(2 + j))));
@@ -507,6 +590,7 @@ void Lowering::emit_trampoline(const TrampolineSpec &spec) {
     auto *function = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
                                             spec.program_name, *module_);
     function->getArg(0)->setName("ctx");
+    function_origins_[spec.program_name] = {{}, "the program of " + probe_names(spec)};
     debug_->define_program(*function, sleepable(spec) ? spec.sleepable_section : spec.section, 0);
     ir_.SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", function));
     ir_.SetCurrentDebugLocation(debug_->location(*function, 0));
@@ -526,13 +610,17 @@ std::map<std::string, std::string> Lowering::sleepable_choices() const {
         if (spec.sleepable_section.empty())
             continue;
         bool reads = prologues_reading_user_memory_.contains(spec.program_name);
-        for (const trace::EnabledProbe &enabled : description_.enabled_probes) {
-            // The ERROR clauses run in any program with clauses, on a fault.
-            bool runs_here =
-                (enabled.probe_id == kErrorProbeId && !spec.probes.empty()) ||
-                std::any_of(spec.probes.begin(), spec.probes.end(),
-                            [&](const trace::Probe *p) { return p->id == enabled.probe_id; });
-            reads = reads || (runs_here && clauses_reading_user_memory_.contains(enabled.clause));
+        std::set<uint32_t> probes;
+        for (const trace::Probe *probe : spec.probes)
+            probes.insert(probe->id);
+        // The ERROR clauses run in any program with clauses, on a fault.
+        if (!probes.empty())
+            probes.insert(kErrorProbeId);
+        for (uint32_t probe : probes) {
+            auto enabled = clauses_of_probe_.find(probe);
+            if (enabled != clauses_of_probe_.end())
+                for (uint32_t c : enabled->second)
+                    reads = reads || clauses_reading_user_memory_.contains(c);
         }
         std::string &why_not = choices[spec.program_name];
         if (!reads)

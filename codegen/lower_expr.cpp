@@ -96,7 +96,7 @@ Value Lowering::read_variable(const VariableStorage &storage, const std::vector<
         break;
     case VariableStorage::Kind::Map: {
         llvm::Value *key = build_key(storage, keys, state);
-        llvm::Value *entry = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {storage.map, key});
+        llvm::Value *entry = map_lookup(storage.map, key);
         // A missing entry reads as zero: 0, D's NULL string, or zeroed memory.
         if (is_memory_value(type)) {
             llvm::Value *empty = null_string();
@@ -178,7 +178,7 @@ void Lowering::write_variable(const VariableStorage &storage, const std::vector<
     auto *full = llvm::BasicBlock::Create(context_, "full", function);
     ir_.CreateCondBr(ir_.CreateICmpEQ(result, const64(0)), join, full);
     ir_.SetInsertPoint(full);
-    count_drop(state, trace::DropCounter::Dynamic, join);
+    count_drop(trace::DropCounter::Dynamic, join);
     ir_.SetInsertPoint(join);
 }
 

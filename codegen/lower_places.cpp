@@ -59,7 +59,7 @@ bool Lowering::is_whole_variable(const ast::Expr &target) {
 llvm::Value *Lowering::map_entry(const VariableStorage &storage,
                                  const std::vector<ast::ExprPtr> *keys, ClauseState &state) {
     llvm::Value *key = build_key(storage, keys, state);
-    llvm::Value *entry = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {storage.map, key});
+    llvm::Value *entry = map_lookup(storage.map, key);
     llvm::Function *function = ir_.GetInsertBlock()->getParent();
     auto *create = llvm::BasicBlock::Create(context_, "entry_new", function);
     auto *full = llvm::BasicBlock::Create(context_, "entry_full", function);
@@ -72,7 +72,7 @@ llvm::Value *Lowering::map_entry(const VariableStorage &storage,
     llvm::Value *zeros = scratch(state, storage.value_size);
     zero(zeros, storage.value_size);
     call_helper(BPF_FUNC_map_update_elem, i64(), {storage.map, key, zeros, const64(BPF_NOEXIST)});
-    llvm::Value *created = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {storage.map, key});
+    llvm::Value *created = map_lookup(storage.map, key);
     llvm::BasicBlock *created_end = ir_.GetInsertBlock();
     ir_.CreateCondBr(ir_.CreateIsNull(created), full, ready);
 
@@ -82,7 +82,7 @@ llvm::Value *Lowering::map_entry(const VariableStorage &storage,
     llvm::Value *sink = scratch(state, storage.value_size);
     zero(sink, storage.value_size);
     auto *dropped = llvm::BasicBlock::Create(context_, "entry_dropped", function);
-    count_drop(state, trace::DropCounter::Dynamic, dropped);
+    count_drop(trace::DropCounter::Dynamic, dropped);
     ir_.SetInsertPoint(dropped);
     ir_.CreateBr(ready);
     llvm::BasicBlock *full_end = dropped;

@@ -11,9 +11,11 @@
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 
 #include <algorithm>
 #include <bit>
+#include <iostream>
 
 namespace dtx::codegen {
 
@@ -29,6 +31,31 @@ constexpr uint32_t kScratchAreaLimit = 32 * 1024;
 constexpr size_t kClausePartSize = 8000;
 // The BPF back end inlines memset/memcpy only up to this many bytes.
 constexpr uint32_t kMemoryChunk = 512;
+// The map lookups of clauses the kernel may rewrite in line (map_lookup()).
+constexpr size_t kInlinedLookups = 512;
+// The longest program whose text goes into its BTF line info, and the
+// longest line of it that does (see embedded_source()).
+constexpr size_t kEmbeddedSourceLines = 1000;
+constexpr size_t kEmbeddedLineLength = 256;
+
+// The program's text as its BTF line info has it. LLVM's BTF writer looks
+// each line's text up in a list of every string so far, comparing them whole,
+// in time growing with the square of the program's lines (11 s for 10,000)
+// and with the length of its lines (13 s for 7,000 clauses on one line, as
+// a cpp macro writes them): a program of more than kEmbeddedSourceLines
+// keeps file, line and column without the text, and a line longer than
+// kEmbeddedLineLength only its beginning.
+std::string embedded_source(std::string_view text) {
+    std::string embedded;
+    size_t lines = 0;
+    for (size_t at = 0; at < text.size() && lines <= kEmbeddedSourceLines; lines++) {
+        size_t end = std::min(text.find('\n', at), text.size());
+        embedded.append(text.substr(at, std::min(end - at, kEmbeddedLineLength)));
+        embedded += '\n';
+        at = end + 1;
+    }
+    return lines > kEmbeddedSourceLines ? std::string() : embedded;
+}
 
 } // namespace
 
@@ -53,7 +80,7 @@ bool Lowering::lower() {
     std::string source_name = "<d program>", source_text;
     if (!input_.program.clauses.empty() && input_.program.clauses[0]->range.source) {
         source_name = input_.program.clauses[0]->range.file_name();
-        source_text = input_.program.clauses[0]->range.source->text();
+        source_text = embedded_source(input_.program.clauses[0]->range.source->text());
     }
     debug_ = std::make_unique<BpfDebugInfo>(*module_, source_name, source_text);
     debug_->define_license("GPL");
@@ -63,6 +90,19 @@ bool Lowering::lower() {
     plan_aggregations();
     plan_maps();
     plan_enabled_probes();
+    // Which clauses call exit(): only the clauses after them check whether
+    // they still may run.
+    for (uint32_t c = 0; c < input_.program.clauses.size(); c++) {
+        bool exits = false;
+        for (const ast::StmtPtr &stmt : input_.program.clauses[c]->statements)
+            ast::for_each_expression(*stmt, [&](const ast::Expr &expr) {
+                const auto *call = expr.as<ast::Call>();
+                exits = exits || (call && call->function == "exit");
+            });
+        clause_exits_.push_back(exits);
+        for (const trace::Probe *probe : input_.clause_probes[c])
+            error_clauses_exit_ = error_clauses_exit_ || (exits && probe->id == kErrorProbeId);
+    }
     for (const TrampolineSpec &spec : input_.trampolines)
         emit_trampoline(spec);
     return !failed_;
@@ -74,7 +114,14 @@ std::optional<CompiledProgram> Lowering::emit() {
         return std::nullopt;
     if (options_.want_ir)
         compiled->ir = module_to_string(*module_);
+    inline_clauses();
     emitter_.optimize(*module_);
+    size_t largest = 0;
+    for (const llvm::Function &function : *module_)
+        if (size_t size = function_size(function).first; size > largest) {
+            largest = size;
+            largest_function_ = function.getName().str();
+        }
     if (options_.want_assembly) {
         BpfEmitResult assembly = emitter_.emit_assembly(*module_);
         compiled->assembly.assign(assembly.output.begin(), assembly.output.end());
@@ -91,6 +138,43 @@ std::optional<CompiledProgram> Lowering::emit() {
     }
     compiled->object = std::move(object.output);
     return compiled;
+}
+
+// The clause calls to inline, inlined here rather than by the optimizer,
+// whose first passes would otherwise run on each clause's function before
+// inlining it, in time that adds up over thousands of clauses.
+void Lowering::inline_clauses() {
+    std::set<llvm::Function *> inlined;
+    for (llvm::WeakVH &entry : inlined_calls_)
+        if (auto *call = llvm::dyn_cast_or_null<llvm::CallInst>(entry)) {
+            inlined.insert(call->getCalledFunction());
+            llvm::InlineFunctionInfo info;
+            if (!llvm::InlineFunction(*call, info).isSuccess())
+                call->addFnAttr(llvm::Attribute::AlwaysInline);
+        }
+    for (llvm::Function *function : inlined)
+        if (function->use_empty())
+            function->eraseFromParent();
+}
+
+void Lowering::report_fatal_error(std::string_view reason) {
+    if (reason.find("out of insn range") != std::string_view::npos) {
+        // A jump of more than 32767 instructions, in the largest function
+        // by all odds.
+        auto origin = function_origins_.find(largest_function_);
+        SourceRange at;
+        std::string what = "a function of the program";
+        if (origin != function_origins_.end()) {
+            at = origin->second.at;
+            what = origin->second.what;
+        }
+        error(at, what + " compiles to BPF code too long for a BPF jump to cross: a jump reaches "
+                         "32,767 instructions at most (its offset is 16 bits); split large if/else "
+                         "or { } blocks into several clauses");
+    } else {
+        error({}, "LLVM failed to compile the program: " + std::string(reason));
+    }
+    diags_.render(std::cerr);
 }
 
 // --- helpers -------------------------------------------------------------------
@@ -225,7 +309,11 @@ llvm::Value *Lowering::current_cpu() {
     return call_helper(BPF_FUNC_get_smp_processor_id, i32(), {});
 }
 
-llvm::Value *Lowering::current_cpu_info() {
+llvm::Value *Lowering::firing_cpu(llvm::Value *dctx) {
+    return ir_.CreateTrunc(load64(at(dctx, ClauseContextLayout::cpu)), i32());
+}
+
+llvm::Value *Lowering::current_cpu_info(ClauseState &state) {
     const uint32_t entries = trace::cpu_info_entries();
     if (!cpu_info_) {
         llvm::DIType *id = debug_->integer_type(4, true);
@@ -240,7 +328,7 @@ llvm::Value *Lowering::current_cpu_info() {
             description_.cpu_info_variable, debug_->array_type(info, entries),
             llvm::ConstantAggregateZero::get(storage), GlobalDataSection::ReadOnly);
     }
-    llvm::Value *index = ir_.CreateAnd(ir_.CreateZExt(current_cpu(), i64()), entries - 1);
+    llvm::Value *index = ir_.CreateAnd(ir_.CreateZExt(firing_cpu(state.dctx), i64()), entries - 1);
     return ir_.CreateAdd(ir_.CreatePtrToInt(cpu_info_, i64()),
                          ir_.CreateMul(index, const64(sizeof(trace::CpuInfo))));
 }
@@ -267,8 +355,34 @@ void Lowering::fault_if(ClauseState &state, llvm::Value *failed, trace::FaultKin
     ir_.SetInsertPoint(ok);
 }
 
-void Lowering::count_drop(ClauseState &state, trace::DropCounter counter, llvm::BasicBlock *next) {
-    count_drop(scratch(state, 8), counter, next);
+llvm::Value *Lowering::map_lookup(llvm::Value *map, llvm::Value *key) {
+    llvm::Value *entry = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {map, key});
+    map_lookups_.emplace_back(entry);
+    return entry;
+}
+
+void Lowering::count_drop(trace::DropCounter counter, llvm::BasicBlock *next) {
+    if (!drop_counter_) {
+        // void dtx_count_drop(u32 counter)
+        llvm::IRBuilder<>::InsertPointGuard guard(ir_);
+        drop_counter_ =
+            new_function("dtx_count_drop", llvm::FunctionType::get(ir_.getVoidTy(), {i32()}, false),
+                         0, {"counter"});
+        llvm::Value *key = ir_.CreateAlloca(i32());
+        ir_.CreateStore(drop_counter_->getArg(0), key);
+        llvm::Value *count = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {drops_map_, key});
+        auto *increment = llvm::BasicBlock::Create(context_, "count_drop", drop_counter_);
+        auto *done = llvm::BasicBlock::Create(context_, "counted", drop_counter_);
+        ir_.CreateCondBr(ir_.CreateIsNull(count), done, increment);
+        ir_.SetInsertPoint(increment);
+        ir_.CreateAtomicRMW(llvm::AtomicRMWInst::Add, count, const64(1), llvm::MaybeAlign(8),
+                            llvm::AtomicOrdering::Monotonic); // as in count_drop(slot, ...)
+        ir_.CreateBr(done);
+        ir_.SetInsertPoint(done);
+        ir_.CreateRetVoid();
+    }
+    ir_.CreateCall(drop_counter_, {ir_.getInt32(uint32_t(counter))});
+    ir_.CreateBr(next);
 }
 
 void Lowering::count_drop(llvm::Value *slot, trace::DropCounter counter, llvm::BasicBlock *next) {
@@ -332,21 +446,18 @@ llvm::Value *Lowering::char_array_string(ClauseState &state, uint32_t size,
 }
 
 llvm::Value *Lowering::string_literal(std::string_view text) {
-    auto [it, inserted] = string_offsets_.try_emplace(std::string(text), 0);
+    auto [it, inserted] = string_offsets_.try_emplace(std::string(text), string_pool_.size());
     if (inserted) {
         // Each literal fills a whole strsize buffer, so run-time functions may
         // read strsize bytes from it.
-        std::string padded(text.substr(0, strsize() - 1));
-        padded.resize(align8(strsize()), '\0');
-        llvm::Constant *data = llvm::ConstantDataArray::getString(context_, padded, false);
-        std::string name = "dtx_string_" + std::to_string(pool_references_.size());
-        auto *global = debug_->define_global_variable(name, debug_->char_array_type(padded.size()),
-                                                      data, GlobalDataSection::ReadOnly);
-        global->setAlignment(llvm::Align(8));
-        pool_references_.push_back(global);
-        it->second = pool_references_.size() - 1;
+        string_pool_.append(text.substr(0, strsize() - 1));
+        string_pool_.resize(it->second + align8(strsize()), '\0');
     }
-    return pool_references_[it->second];
+    if (!strings_)
+        strings_ =
+            new llvm::GlobalVariable(*module_, i64(), true, llvm::GlobalValue::ExternalLinkage,
+                                     const64(0), "dtx_strings_placeholder");
+    return llvm::ConstantExpr::getGetElementPtr(i8(), strings_, const64(it->second));
 }
 
 uint32_t Lowering::stored_size(const sema::Type *type) {
@@ -525,12 +636,16 @@ trace::ValueLayout Lowering::layout_of(const sema::Type *type, uint32_t offset) 
 }
 
 llvm::Function *Lowering::new_function(std::string_view name, llvm::FunctionType *type,
-                                       unsigned line) {
+                                       unsigned line,
+                                       const std::vector<std::string> &argument_names) {
     auto *function = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
                                             llvm::StringRef(name), *module_);
-    unsigned i = 0;
-    for (llvm::Argument &argument : function->args())
-        argument.setName(i++ == 0 ? "dctx" : "ctx" + std::to_string(i - 1));
+    for (llvm::Argument &argument : function->args()) {
+        unsigned i = argument.getArgNo();
+        argument.setName(i < argument_names.size() ? argument_names[i]
+                         : i == 0                  ? "dctx"
+                                                   : "ctx" + std::to_string(i));
+    }
     debug_->define_static_function(*function, line);
     ir_.SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", function));
     ir_.SetCurrentDebugLocation(debug_->location(*function, line));
@@ -581,6 +696,7 @@ void Lowering::plan_enabled_probes() {
             if (!epids_.emplace(std::pair{c, probe->id}, epid + 1).second)
                 continue;
             epid++;
+            clauses_of_probe_[probe->id].push_back(c);
             description_.enabled_probes.push_back({epid, probe->id, c});
         }
     }
@@ -630,6 +746,7 @@ llvm::Value *Lowering::clause_context_lookup(llvm::Function &function, bool slee
         ir_.SetInsertPoint(counted_drop);
         give_up();
         ir_.SetInsertPoint(found);
+        store64(ir_.CreateZExt(current_cpu(), i64()), at(dctx, ClauseContextLayout::cpu));
         return dctx;
     }
     // A firing that interrupts another on this CPU (an irq's probe during a
@@ -655,9 +772,9 @@ llvm::Value *Lowering::clause_context_lookup(llvm::Function &function, bool slee
     give_up();
 
     ir_.SetInsertPoint(level);
-    ir_.CreateStore(
-        ir_.CreateAdd(ir_.CreateMul(current_cpu(), ir_.getInt32(trace::kNestingLevels)), depth),
-        key);
+    llvm::Value *cpu = current_cpu();
+    ir_.CreateStore(ir_.CreateAdd(ir_.CreateMul(cpu, ir_.getInt32(trace::kNestingLevels)), depth),
+                    key);
     llvm::Value *dctx = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {dctx_map_, key});
     auto *missing = llvm::BasicBlock::Create(context_, "no_dctx", &function);
     auto *found = llvm::BasicBlock::Create(context_, "dctx", &function);
@@ -667,6 +784,7 @@ llvm::Value *Lowering::clause_context_lookup(llvm::Function &function, bool slee
     ir_.SetInsertPoint(found);
     llvm::Instruction *taken = ir_.CreateStore(ir_.CreateAdd(depth, ir_.getInt32(1)), counter);
     nesting_levels_.push_back({&function, taken, counter, depth});
+    store64(ir_.CreateZExt(cpu, i64()), at(dctx, ClauseContextLayout::cpu));
     return dctx;
 }
 
@@ -697,6 +815,7 @@ llvm::Function *Lowering::clause_function(uint32_t clause, bool with_stack_conte
                        (with_stack_context ? "" : "_nctx") + (sleepable ? "_sleepable" : "");
     llvm::Function *function = new_function(name, type, node.range.begin.line);
     it->second = function;
+    function_origins_[name] = {node.range, "this clause"};
 
     ClauseState state;
     state.clause = &node;
@@ -711,12 +830,18 @@ llvm::Function *Lowering::clause_function(uint32_t clause, bool with_stack_conte
     state.description->mask_offsets = {trace::kRecordMaskOffset};
     state.fault = llvm::BasicBlock::Create(context_, "abort", function);
     lower_clause(state);
-    {
+    ClauseFacts &facts = clause_facts_[function];
+    facts.can_fault = !llvm::pred_empty(state.fault);
+    facts.reads_epid = facts.can_fault || state.description->records || state.reads_epid;
+    facts.size = function_size(*function).first;
+    if (facts.can_fault) {
         llvm::IRBuilder<>::InsertPointGuard fault_guard(ir_);
         ir_.SetInsertPoint(state.fault);
         if (state.speculates)
             undo_speculation(state);
         ir_.CreateRet(ir_.getInt32(1));
+    } else {
+        state.fault->eraseFromParent();
     }
     return function;
 }
@@ -725,7 +850,8 @@ void Lowering::lower_clause(ClauseState &state) {
     const ast::Clause &clause = *state.clause;
     state.record_offset = trace::kRecordDataStart;
     llvm::Value *record = at(state.dctx, record_area_offset());
-    store64(const64(0), record); // the header: no speculation yet
+    llvm::StoreInst *header = // no speculation yet
+        ir_.CreateAlignedStore(const64(0), record, llvm::Align(8));
     state.masks_cleared =
         ir_.CreateAlignedStore(const64(0), at(record, trace::kRecordMaskOffset), llvm::Align(8));
 
@@ -775,8 +901,12 @@ void Lowering::lower_clause(ClauseState &state) {
                                 " bytes per firing, more than the limit of " +
                                 std::to_string(record_area_limit_));
     record_area_size_ = std::max(record_area_size_, d.record_size);
-    if (d.records)
+    if (d.records) {
         finish_record(state);
+    } else if (!state.speculates) { // nothing reads the record
+        state.masks_cleared->eraseFromParent();
+        header->eraseFromParent();
+    }
     ir_.CreateRet(ir_.getInt32(0));
 }
 
@@ -804,6 +934,7 @@ llvm::BasicBlock *Lowering::start_clause_part(ClauseState &state, ClauseState &w
         function = new_function(state.function->getName().str() + "_part_" + std::to_string(part),
                                 type, line);
     }
+    function_origins_[function->getName().str()] = {state.clause->range, "this clause"};
     llvm::Value *ctx = state.ctx ? state.ctx : llvm::ConstantPointerNull::get(ir_.getPtrTy());
     llvm::Value *result = ir_.CreateCall(function, {state.dctx, ctx});
     auto *next = llvm::BasicBlock::Create(context_, "part_done", state.function);
@@ -831,7 +962,7 @@ void Lowering::finish_record(ClauseState &state) {
     llvm::Value *record = at(state.dctx, record_area_offset());
     llvm::Value *epid = ir_.CreateTrunc(load64(at(state.dctx, ClauseContextLayout::epid)), i32());
     ir_.CreateAlignedStore(epid, record, llvm::Align(4));
-    ir_.CreateAlignedStore(ir_.CreateTrunc(current_cpu(), ir_.getInt16Ty()),
+    ir_.CreateAlignedStore(ir_.CreateTrunc(firing_cpu(state.dctx), ir_.getInt16Ty()),
                            at(record, offsetof(trace::RecordHeader, cpu)), llvm::Align(2));
     llvm::Value *result =
         call_helper(BPF_FUNC_ringbuf_output, i64(),
@@ -842,7 +973,7 @@ void Lowering::finish_record(ClauseState &state) {
     ir_.SetInsertPoint(dropped);
     if (state.speculates)
         undo_speculation(state);
-    count_drop(state, trace::DropCounter::RingBuffer, written);
+    count_drop(trace::DropCounter::RingBuffer, written);
     ir_.SetInsertPoint(written);
 }
 
@@ -976,6 +1107,30 @@ std::optional<CompiledProgram> Lowering::finish() {
         probe_names_[field] = table;
     }
 
+    if (strings_) {
+        auto *pool = debug_->define_global_variable(
+            "dtx_strings", debug_->char_array_type(string_pool_.size()),
+            llvm::ConstantDataArray::getString(context_, string_pool_, false),
+            GlobalDataSection::ReadOnly);
+        pool->setAlignment(llvm::Align(8));
+        strings_->replaceAllUsesWith(pool);
+        strings_->eraseFromParent();
+        strings_ = pool;
+    }
+
+    if (map_lookups_.size() > kInlinedLookups) {
+        // ptr dtx_map_lookup(map, key), called with several maps: the
+        // kernel leaves its lookup as it is.
+        llvm::IRBuilder<>::InsertPointGuard guard(ir_);
+        auto *type = llvm::FunctionType::get(ptr(), {ptr(), ptr()}, false);
+        llvm::Function *lookup = new_function("dtx_map_lookup", type, 0, {"map", "key"});
+        ir_.CreateRet(
+            call_helper(BPF_FUNC_map_lookup_elem, ptr(), {lookup->getArg(0), lookup->getArg(1)}));
+        for (llvm::WeakVH &entry : map_lookups_)
+            if (auto *call = llvm::dyn_cast_or_null<llvm::CallInst>(entry))
+                call->setCalledOperand(lookup);
+    }
+
     if (Status linked = link_runtime_library(*module_, *debug_); !linked) {
         error({}, "linking the run-time library: " + linked.error().message);
         return std::nullopt;
@@ -996,27 +1151,35 @@ std::optional<CompiledProgram> Lowering::finish() {
 
 std::optional<CompiledProgram>
 compile_program(const CompileInput &input, const CompileOptions &options, DiagnosticEngine &diags) {
+    // An error LLVM cannot go on from is said by the lowering under way.
+    std::unique_ptr<Lowering> lowering;
+    LlvmFatalErrorScope fatal_errors([&](std::string_view reason) {
+        if (lowering)
+            lowering->report_fatal_error(reason);
+        else
+            std::cerr << "dtx: LLVM failed: " << reason << '\n';
+    });
     // Lowered without sleepable programs first, which tells which programs
     // would gain from being sleepable; those that do are lowered again. A
     // sleepable program pays for its thread's clause context on every event.
-    auto first = std::make_unique<Lowering>(input, options, diags, std::set<std::string>{});
-    if (!first->lower())
+    lowering = std::make_unique<Lowering>(input, options, diags, std::set<std::string>{});
+    if (!lowering->lower())
         return std::nullopt;
     std::set<std::string> sleepable;
-    for (const auto &[program, why_not] : first->sleepable_choices()) {
+    for (const auto &[program, why_not] : lowering->sleepable_choices()) {
         if (why_not.empty())
             sleepable.insert(program);
         for (const TrampolineSpec &spec : input.trampolines)
             if (spec.program_name == program && spec.sleepable_chosen)
                 spec.sleepable_chosen(why_not);
     }
-    if (sleepable.empty())
-        return first->emit();
-    first.reset();
-    Lowering again(input, options, diags, std::move(sleepable));
-    if (!again.lower())
-        return std::nullopt;
-    return again.emit();
+    if (!sleepable.empty()) {
+        lowering.reset();
+        lowering = std::make_unique<Lowering>(input, options, diags, std::move(sleepable));
+        if (!lowering->lower())
+            return std::nullopt;
+    }
+    return lowering->emit();
 }
 
 } // namespace dtx::codegen

@@ -25,6 +25,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/ValueHandle.h>
 
 #include <map>
 #include <memory>
@@ -32,9 +33,13 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace dtx::codegen {
+
+// dtrace:::ERROR's probe ID (BEGIN is 1, END 2).
+inline constexpr uint32_t kErrorProbeId = 3;
 
 // Sizes and offsets of everything the lowering lays out are multiples of 8.
 inline uint32_t align8(uint64_t n) {
@@ -67,6 +72,11 @@ struct VariableStorage {
     uint32_t value_size = 0; // bytes (Map: of the map's values)
     const sema::VariableInfo *info = nullptr;
 };
+
+// The size of `function`: its IR instructions, with memset and memcpy
+// counted by the BPF instructions they become, and the bytes of its
+// fixed-size stack slots.
+std::pair<size_t, uint64_t> function_size(const llvm::Function &function);
 
 struct AggregationStorage {
     trace::AggregationDescription description; // its map and key layout too
@@ -112,6 +122,7 @@ struct ClauseState {
     llvm::BasicBlock *fault = nullptr;
     llvm::BasicBlock *end_without_record = nullptr; // clause_end_without_record()
     bool speculates = false;                        // speculate() was lowered
+    bool reads_epid = false;                        // `epid` was lowered
     trace::ClauseDescription *description = nullptr;
     uint32_t record_offset = 0; // next free byte of the record
     uint32_t action_count = 0;  // record actions so far (bits of the masks)
@@ -151,6 +162,9 @@ public:
     std::map<std::string, std::string> sleepable_choices() const;
     // After lower(): the BPF object.
     std::optional<CompiledProgram> emit();
+    // Says on stderr, as an error of the program's, why LLVM cannot go on:
+    // `reason` is its fatal error (see LlvmFatalErrorScope).
+    void report_fatal_error(std::string_view reason);
 
     // --- lower_program.cpp --------------------------------------------------
     llvm::IRBuilder<> &ir() { return ir_; }
@@ -165,7 +179,10 @@ public:
     void release_nesting_levels();
     void emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm::Value *ctx,
                        ClauseGate gate);
-    llvm::Function *new_function(std::string_view name, llvm::FunctionType *type, unsigned line);
+    // A static function; its arguments are named `argument_names`, by
+    // default dctx, ctx1, ctx2...
+    llvm::Function *new_function(std::string_view name, llvm::FunctionType *type, unsigned line,
+                                 const std::vector<std::string> &argument_names = {});
     // Whether the program of `spec` is sleepable.
     bool sleepable(const TrampolineSpec &spec) const {
         return !spec.sleepable_section.empty() && sleepable_programs_.contains(spec.program_name);
@@ -197,16 +214,19 @@ private:
     void dispatch_clauses(const TrampolineSpec &spec, const DispatchTables &tables,
                           const std::set<uint32_t> &block, llvm::Value *dctx, llvm::Value *ctx,
                           ClauseGate gate, bool inlined);
-    // emit(first, last, dctx, ctx, inlined) calls clauses first..last-1 of
-    // `count`: all at once when they are at most `direct_limit`, else from
-    // functions `name`_N of a block each, whose clauses are to be inlined.
+    // emit(first, last, dctx, ctx, inlined) calls clauses[first..last-1]:
+    // all at once when they are at most `direct_limit`, else from functions
+    // `name`_N of a block each, whose clauses are to be inlined. `runs_on`
+    // names the probes they run on, for errors.
     void call_clause_blocks(
-        const std::string &name, size_t count, size_t direct_limit, llvm::Value *dctx,
-        llvm::Value *ctx,
+        const std::string &name, const std::vector<uint32_t> &clauses, size_t direct_limit,
+        bool sleepable, std::string_view runs_on, llvm::Value *dctx, llvm::Value *ctx,
         const std::function<void(size_t, size_t, llvm::Value *, llvm::Value *, bool)> &emit);
-    // The clause's result (i32): its function called, or inlined by LLVM.
+    // The clause's result (i32): its function called, or inlined (by
+    // inline_clauses(), and the function removed once no call is left).
     llvm::Value *call_clause(uint32_t clause, llvm::Value *dctx, llvm::Value *ctx, bool inlined,
                              bool sleepable);
+    void inline_clauses();
     void lower_clause(ClauseState &state);
     // Continues the clause in a new part; returns where the clause's function
     // goes on after calling it.
@@ -248,9 +268,19 @@ public:
     void copy_bytes(llvm::Value *to, llvm::Value *from, uint32_t size);
     // Copies a string (at most strsize bytes, NUL included) from BPF-readable memory.
     void copy_string(llvm::Value *to, llvm::Value *from);
-    // Adds one to this CPU's drop counter `counter`, then jumps to `next`.
-    void count_drop(ClauseState &state, trace::DropCounter counter, llvm::BasicBlock *next);
-    // The same with `slot`, 4 bytes of stack, for the counter's key.
+    // The entry of `key` in `map` (a variable's or an aggregation's), or
+    // null: bpf_map_lookup_elem, which the kernel rewrites in line at load
+    // time, in time growing with the program (2,000 lookups in as many
+    // clauses: 2.3 s). Past kInlinedLookups in the program, finish() makes
+    // them calls of one function, whose lookup it does not rewrite, at the
+    // cost of a BPF call each.
+    llvm::Value *map_lookup(llvm::Value *map, llvm::Value *key);
+    // Adds one to this CPU's drop counter `counter`, then jumps to `next`:
+    // by a call of the program's one function for it (dtx_count_drop), as
+    // drops are rare and the kernel rewrites each map lookup at load time,
+    // in time growing with the program.
+    void count_drop(trace::DropCounter counter, llvm::BasicBlock *next);
+    // The same in line, with `slot`, 4 bytes of stack, for the counter's key.
     void count_drop(llvm::Value *slot, trace::DropCounter counter, llvm::BasicBlock *next);
     // Reads `size` bytes of kernel memory at `address` into zeroed scratch (at
     // least 8 bytes), ending the clause with an invalid-address fault if the
@@ -275,9 +305,12 @@ public:
     // What a trampoline fills in for the clauses, and whether any clause of
     // the program reads it.
     bool reads_builtin(sema::ProbeData data);
+    // The CPU, by the helper: for the clause context's lookup.
     llvm::Value *current_cpu();
+    // The firing's CPU (i32), as the trampoline stored it in `dctx`.
+    llvm::Value *firing_cpu(llvm::Value *dctx);
     // curcpu: the address of this CPU's trace::CpuInfo in a .rodata table.
-    llvm::Value *current_cpu_info();
+    llvm::Value *current_cpu_info(ClauseState &state);
     // Hides a value's origin from LLVM, so that it cannot move arithmetic
     // above the bounds check the kernel's verifier needs to see first.
     llvm::Value *opaque(llvm::Value *value);
@@ -303,8 +336,9 @@ public:
 
     // --- lower_expr.cpp ---------------------------------------------------------
     Value lower(const ast::Expr &expr, ClauseState &state);
-    llvm::Value *spill_if_null(llvm::Value *entry, llvm::GlobalVariable *spill, llvm::Value *key,
-                               llvm::GlobalVariable *initial);         // lower_calls.cpp
+    // lower_calls.cpp: the entry made for a key new to a keyed aggregation,
+    // null when there is no room (the drop counted).
+    llvm::Value *insert_aggregation_key(const AggregationStorage &storage, llvm::Value *key);
     Value lower_expression(const ast::Expr &expr, ClauseState &state); // lower()'s body
     // Integers/pointers as i64 (strings etc. give their ptr as an integer).
     llvm::Value *lower_scalar(const ast::Expr &expr, ClauseState &state);
@@ -523,19 +557,30 @@ public:
     };
     std::vector<NestingLevel> nesting_levels_;
     llvm::GlobalVariable *processes_map_ = nullptr; // on first announce_process()
-    llvm::GlobalVariable *cpu_info_ = nullptr;      // on first current_cpu_info()
+    llvm::Function *drop_counter_ = nullptr;        // on first count_drop(counter, next)
+    std::vector<llvm::WeakVH> map_lookups_;         // map_lookup()'s helper calls
+    std::vector<llvm::WeakVH> inlined_calls_;       // call_clause()'s to inline
+    // Inserting a key in a keyed aggregation's map, without and with a spill
+    // map: on first insert_aggregation_key().
+    llvm::Function *aggregation_inserts_[2] = {};
+    llvm::GlobalVariable *cpu_info_ = nullptr; // on first current_cpu_info()
     // The innermost expression being lowered: a fault there is reported at
     // its place (ClauseDescription::fault_sites).
     const ast::Expr *faulting_expression_ = nullptr;
     llvm::GlobalVariable *activity_ = nullptr;
     llvm::GlobalVariable *globals_ = nullptr;
     llvm::GlobalVariable *walltime_offset_ = nullptr;
-    llvm::GlobalVariable *null_string_ = nullptr;         // on first null_string()
-    llvm::GlobalVariable *speculations_map_ = nullptr;    // on first speculations_map()
-    llvm::GlobalVariable *path_offsets_ = nullptr;        // on first path_offsets()
-    std::optional<uint32_t> strtok_state_offset_;         // in dctx, on first strtok_state()
-    std::map<std::string, uint64_t> string_offsets_;      // literal -> index in string_literals_
-    std::vector<llvm::GlobalVariable *> pool_references_; // one strsize global per literal
+    llvm::GlobalVariable *null_string_ = nullptr;      // on first null_string()
+    llvm::GlobalVariable *speculations_map_ = nullptr; // on first speculations_map()
+    llvm::GlobalVariable *path_offsets_ = nullptr;     // on first path_offsets()
+    std::optional<uint32_t> strtok_state_offset_;      // in dctx, on first strtok_state()
+    // The string literals, each padded to strsize, in one .rodata global
+    // (dtx_strings, made by finish(); a placeholder until then): a global
+    // each would cost each a BTF variable, whose names LLVM's BTF writer
+    // looks up in time growing with their number.
+    std::map<std::string, uint64_t> string_offsets_; // literal -> offset in string_pool_
+    std::string string_pool_;
+    llvm::GlobalVariable *strings_ = nullptr;
 
     std::map<std::string, VariableStorage> globals_storage_, thread_storage_, clause_storage_;
     uint32_t globals_size_ = 0;
@@ -549,9 +594,28 @@ public:
     llvm::GlobalVariable *probe_names_[4] = {};
 
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> epids_; // (clause, probe id) -> epid
+    // probe id -> the clauses enabled on it, in program order
+    std::unordered_map<uint32_t, std::vector<uint32_t>> clauses_of_probe_;
     // (clause, with stack context, sleepable) -> its function
     std::map<std::tuple<uint32_t, bool, bool>, llvm::Function *> clause_functions_;
+    // What calling a lowered clause's function needs to know of it.
+    struct ClauseFacts {
+        bool can_fault = false;  // it may return 1, a fault recorded for ERROR
+        bool reads_epid = false; // it records, faults or reads `epid`: dctx->epid
+        size_t size = 0;         // function_size()
+    };
+    std::map<const llvm::Function *, ClauseFacts> clause_facts_;
+    std::vector<bool> clause_exits_;  // by clause: it calls exit()
+    bool error_clauses_exit_ = false; // an ERROR clause calls exit()
     std::map<std::pair<bool, bool>, llvm::Function *> error_functions_; // the same, for ERROR
+    // What each function of the program holds, to name it in an error LLVM
+    // reports on its code: a clause, or the clauses of a block.
+    struct FunctionOrigin {
+        SourceRange at;
+        std::string what;
+    };
+    std::map<std::string, FunctionOrigin> function_origins_;
+    std::string largest_function_; // once optimized: the most code, by estimate
     trace::ProgramDescription description_;
     uint32_t record_area_size_ = 0;
     uint32_t scratch_area_size_ = 0;

@@ -1,6 +1,7 @@
 #include "codegen/checker.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace dtx::sema {
 
@@ -24,6 +25,9 @@ void Checker::run() {
     find_first_assignments();
     // D is checked in program order: a variable's first assignment declares it
     // for everything after, as in dtrace.
+    std::unordered_map<const Clause *, size_t> clause_indexes;
+    for (size_t i = 0; i < program_.clauses.size(); i++)
+        clause_indexes.emplace(program_.clauses[i].get(), i);
     for (const Node *item : program_.items) {
         Node *node = const_cast<Node *>(item); // the Program is ours to annotate
         if (auto *decl = dynamic_cast<Declaration *>(node))
@@ -41,8 +45,10 @@ void Checker::run() {
                 define_translator(*xlator);
         } else if (auto *provider = dynamic_cast<ProviderDefinition *>(node))
             define_provider(*provider);
-        else if (auto *clause = dynamic_cast<Clause *>(node))
+        else if (auto *clause = dynamic_cast<Clause *>(node)) {
+            clause_index_ = clause_indexes.at(clause);
             check_clause(*clause);
+        }
     }
 }
 
@@ -684,9 +690,6 @@ std::optional<int64_t> Checker::require_constant(Expr &expr, const char *code,
 // --- clauses and statements ------------------------------------------------------
 
 void Checker::check_clause(Clause &clause) {
-    for (size_t i = 0; i < program_.clauses.size(); i++)
-        if (&*program_.clauses[i] == &clause)
-            clause_index_ = i;
     clause_arguments_.reset();
     if (clause.predicate) {
         const Type *type = check(*clause.predicate);

@@ -52,7 +52,11 @@ struct ClauseContextLayout {
     // registers of its struct pt_regs).
     static constexpr uint32_t argument_array = 240;
     static constexpr uint32_t argument_array_size = 48;
-    static constexpr uint32_t locals = 288; // this-> variables, then record and scratch
+    // u64: the CPU the firing runs on, stored with the clause context's
+    // lookup (clause code reads it instead of calling the helper, which the
+    // kernel rewrites at load time, in time growing with the program).
+    static constexpr uint32_t cpu = 288;
+    static constexpr uint32_t locals = 296; // this-> variables, then record and scratch
 };
 
 // When the clauses of a probe run, by the session's Activity.

@@ -81,9 +81,9 @@ Value lower_speculation(Lowering &l, const ast::Call &call, ClauseState &state, 
     auto *counted = llvm::BasicBlock::Create(context, "spec_counted", function);
     ir.CreateCondBr(ir.CreateICmpNE(seen_busy, l.const64(0)), count_busy, count_unavailable);
     ir.SetInsertPoint(count_busy);
-    l.count_drop(state, trace::DropCounter::SpeculationBusy, counted);
+    l.count_drop(trace::DropCounter::SpeculationBusy, counted);
     ir.SetInsertPoint(count_unavailable);
-    l.count_drop(state, trace::DropCounter::SpeculationUnavailable, counted);
+    l.count_drop(trace::DropCounter::SpeculationUnavailable, counted);
     ir.SetInsertPoint(counted);
     ir.CreateBr(done);
 

@@ -38,12 +38,12 @@ Value lower_half(Lowering &l, const ast::Expr &expr, ClauseState &state) {
     return {l.normalize(half, expr.type), expr.type};
 }
 
-Value lower_cpu(Lowering &l, const ast::Expr &expr, ClauseState &) {
-    return {l.ir().CreateZExt(l.current_cpu(), l.i64()), expr.type};
+Value lower_cpu(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+    return {l.ir().CreateZExt(l.firing_cpu(state.dctx), l.i64()), expr.type};
 }
 
-Value lower_curcpu(Lowering &l, const ast::Expr &expr, ClauseState &) {
-    return {l.current_cpu_info(), expr.type};
+Value lower_curcpu(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+    return {l.current_cpu_info(state), expr.type};
 }
 
 Value lower_timestamp(Lowering &l, const ast::Expr &expr, ClauseState &state) {
@@ -110,6 +110,12 @@ Value lower_context_word(Lowering &l, const ast::Expr &expr, ClauseState &state)
     return {l.normalize(l.load64(l.at(state.dctx, offset)), expr.type), expr.type};
 }
 
+// The dispatch stores the EPID only for clauses that read it.
+Value lower_epid(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+    state.reads_epid = true;
+    return lower_context_word<ClauseContextLayout::epid>(l, expr, state);
+}
+
 // stackdepth, ustackdepth: the frames bpf_get_stack finds (127 at most).
 template <bool user>
 Value lower_stack_depth(Lowering &l, const ast::Expr &expr, ClauseState &state) {
@@ -173,7 +179,7 @@ constexpr BuiltinVariable kVariables[] = {
     {"curcpu", "cpuinfo_t *", false, lower_curcpu},
     {"curthread", "void *", false, lower_curthread}, // struct task_struct * with kernel BTF
     {"cwd", "string", false, lower_cwd},
-    {"epid", "uint_t", false, lower_context_word<ClauseContextLayout::epid>},
+    {"epid", "uint_t", false, lower_epid},
     {"errno", "int", false, lower_context_word<ClauseContextLayout::errno_value>, nullptr,
      ProbeData::Errno},
     {"execargs", "string", false, lower_execargs},

@@ -83,13 +83,13 @@ Error load_failure(const Error &error, std::span<const providers::Trampoline> tr
             rejected = &t;
     // The clauses the rejected program runs, and its probes.
     std::vector<std::string> clauses;
-    std::set<uint32_t> seen;
+    std::set<uint32_t> seen, probes;
+    if (rejected)
+        for (const trace::Probe *probe : rejected->spec.probes)
+            probes.insert(probe->id);
     if (rejected)
         for (const trace::EnabledProbe &enabled : description.enabled_probes) {
-            bool runs =
-                std::any_of(rejected->spec.probes.begin(), rejected->spec.probes.end(),
-                            [&](const trace::Probe *p) { return p->id == enabled.probe_id; });
-            if (!runs || !seen.insert(enabled.clause).second)
+            if (!probes.contains(enabled.probe_id) || !seen.insert(enabled.clause).second)
                 continue;
             const SourceRange &at = description.clauses.at(enabled.clause).location;
             clauses.push_back(at.file_name() + ":" + std::to_string(at.begin.line) + ":" +
