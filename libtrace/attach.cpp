@@ -155,6 +155,8 @@ Result<std::string> AttachmentSet::tracefs_dir() {
 
 const Attachment *AttachmentSet::add(Attachment attachment) {
     attachments_.push_back(std::move(attachment));
+    if (attached_)
+        attached_(attachments_.size());
     return &attachments_.back();
 }
 
@@ -383,6 +385,31 @@ DetachProgress terminal_detach_progress(FILE *stream) {
                          digits_grouped(total).c_str(), digits_grouped(left).c_str());
         std::fflush(stream);
     };
+}
+
+AttachProgressLine::AttachProgressLine(FILE *stream, std::size_t total)
+    : stream_(stream && isatty(fileno(stream)) ? stream : nullptr), total_(total),
+      start_(std::chrono::steady_clock::now()), next_(start_ + kDetachProgressDelay) {}
+
+void AttachProgressLine::update(std::size_t done) {
+    if (!stream_)
+        return;
+    auto now = std::chrono::steady_clock::now();
+    if (now < next_)
+        return;
+    next_ = now + kDetachProgressInterval;
+    std::fprintf(stream_, "\rdtx: attaching %s probes ... %s attached\033[K",
+                 digits_grouped(total_).c_str(), digits_grouped(std::min(done, total_)).c_str());
+    std::fflush(stream_);
+    shown_ = true;
+}
+
+void AttachProgressLine::finish() {
+    if (!shown_)
+        return;
+    std::fputs("\r\033[K", stream_);
+    std::fflush(stream_);
+    shown_ = false;
 }
 
 DetachStats AttachmentSet::detach_all(unsigned max_threads) {

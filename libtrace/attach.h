@@ -107,6 +107,32 @@ inline constexpr std::chrono::milliseconds kDetachProgressInterval{200};
 // such line).
 DetachProgress terminal_detach_progress(FILE *stream);
 
+// What a long attach says, on a terminal only: one line, from
+// kDetachProgressDelay after the attach began and about every
+// kDetachProgressInterval ("dtx: attaching 4,000 probes ... 1,234
+// attached"), rewritten in place and erased by finish() or destruction.
+// Attaching is fast where the kernel allows (links, multi-links); this is
+// for the thousands of perf events some kernels need (kprobes, tracepoints
+// without BTF), one syscall and often a grace period each.
+class AttachProgressLine {
+public:
+    // Says nothing unless `stream` is a terminal.
+    AttachProgressLine(FILE *stream, std::size_t total);
+    ~AttachProgressLine() { finish(); }
+    AttachProgressLine(const AttachProgressLine &) = delete;
+    AttachProgressLine &operator=(const AttachProgressLine &) = delete;
+
+    // `done` of the total are attached.
+    void update(std::size_t done);
+    void finish();
+
+private:
+    FILE *stream_;
+    std::size_t total_;
+    bool shown_ = false;
+    std::chrono::steady_clock::time_point start_, next_;
+};
+
 // Closing a perf-event attachment waits for RCU grace periods (see
 // detach_all()). Measured on 2 CPUs: on Linux 6.18, 2 threads halve the detach
 // time of tracepoints and more change nothing; on 6.1, 8 threads cut it by 30%
@@ -120,6 +146,10 @@ public:
 
     // `progress`, if not null, hears how a slow detach_all() goes.
     explicit AttachmentSet(DetachProgress progress = nullptr) : progress_(std::move(progress)) {}
+    // `attached`, if not null, hears the number of attachments after each new one.
+    void on_attach(std::function<void(std::size_t attachments)> attached) {
+        attached_ = std::move(attached);
+    }
     AttachmentSet(const AttachmentSet &) = delete;
     AttachmentSet &operator=(const AttachmentSet &) = delete;
     ~AttachmentSet() { detach_all(); }
@@ -209,6 +239,7 @@ private:
     std::optional<bool> kernel_has_uprobe_multi_;
     std::optional<DetachStats> last_detach_;
     DetachProgress progress_;
+    std::function<void(std::size_t)> attached_;
 };
 
 } // namespace dtx::trace

@@ -173,8 +173,26 @@ struct Session::Impl::Tracing {
     bool stop_signalled = false, children_stopped = false;
     int status_without_exit = 0;
 
-    Tracing(trace::BpfObjectOptions options, FILE *err)
-        : object(std::move(options)), attachments(trace::terminal_detach_progress(err)) {}
+    Tracing(trace::BpfObjectOptions options, FILE *err, const Interrupts &interrupts)
+        : object(std::move(options)), attachments(detach_progress(err, interrupts)) {}
+
+    // On a terminal, the detach line; and a Ctrl-C (or SIGTERM) while it
+    // shows, which dtx reads and does not obey, is answered with why.
+    static trace::DetachProgress detach_progress(FILE *err, const Interrupts &interrupts) {
+        trace::DetachProgress line = trace::terminal_detach_progress(err);
+        if (!line || !interrupts.read)
+            return line;
+        return
+            [line, err, read = interrupts.read, told = false](size_t left, size_t total) mutable {
+                if (left > 0 && !told && read().stop) {
+                    told = true;
+                    std::fprintf(err, "\rdtx: still detaching: the kernel takes a grace period to "
+                                      "remove each of these probes, and dtx exits only when none "
+                                      "is left in the kernel\033[K\n");
+                }
+                line(left, total);
+            };
+    }
 };
 
 Status Session::Impl::load(Tracing &tracing) {
@@ -245,6 +263,12 @@ Status Session::Impl::load(Tracing &tracing) {
 }
 
 Status Session::Impl::attach(Tracing &tracing) {
+    size_t total = 0, done = 0;
+    for (const providers::Trampoline &t : trampolines)
+        if (t.activation != providers::Activation::Begin &&
+            t.activation != providers::Activation::End)
+            total += t.spec.probes.size();
+    trace::AttachProgressLine progress(err, total);
     for (providers::Trampoline &t : trampolines) {
         int fd = tracing.object.program_fd(t.spec.program_name);
         if (t.activation == providers::Activation::Begin) {
@@ -256,7 +280,18 @@ Status Session::Impl::attach(Tracing &tracing) {
             continue;
         }
         providers::AttachContext context{fd, tracing.object, tracing.attachments};
+        // A probe an attachment each, as far as the line can tell (a
+        // multi-link holds many, but is one syscall).
+        const size_t before = tracing.attachments.size(), probes = t.spec.probes.size();
+        tracing.attachments.on_attach([&](size_t attachments) {
+            progress.update(done + std::min(attachments - before, probes));
+        });
         Status attached = t.attach(context);
+        tracing.attachments.on_attach(nullptr);
+        done += probes;
+        progress.update(done);
+        if (!context.warnings.empty() || (options.verbose && !context.notes.empty()))
+            progress.finish();
         for (const std::string &warning : context.warnings)
             std::fprintf(err, "dtx: %s\n", warning.c_str());
         if (options.verbose)
@@ -475,7 +510,7 @@ Result<int> Session::trace(const Interrupts &interrupts) {
     trace::BpfObjectOptions object_options;
     object_options.echo_libbpf_up_to =
         session.options.verbose ? std::optional(LIBBPF_INFO) : std::nullopt;
-    Impl::Tracing tracing(object_options, session.err);
+    Impl::Tracing tracing(object_options, session.err, interrupts);
     for (auto step : {&Impl::load, &Impl::attach})
         if (Status done = (session.*step)(tracing); !done)
             return std::move(done).error();
