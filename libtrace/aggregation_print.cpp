@@ -141,7 +141,10 @@ std::string format_llquantize(const LogLinearBuckets &buckets, std::span<const i
     const LogLinearLayout layout = log_linear_layout(buckets);
     const size_t zero = layout.zero_bucket;
     // An empty llquantize() shows the buckets around zero + 1, not around zero.
-    const auto [first, last] = shown_range(data, {zero, zero + 2});
+    // Not a structured binding: the lambdas below capture `first`, which
+    // clang before 16 (the fuzz build's) refuses for a binding.
+    const std::pair<size_t, size_t> shown = shown_range(data, {zero, zero + 2});
+    const size_t first = shown.first, last = shown.second;
     const uint64_t magnitude_floor = layout.positive_lower_bounds.front();
     const uint64_t overflow_bound = layout.positive_lower_bounds.back();
     const auto label_of = [&](size_t bucket) -> std::string {
