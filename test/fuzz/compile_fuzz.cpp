@@ -6,16 +6,16 @@
 // Every clause is enabled on the probes its descriptions name among BEGIN,
 // END, ERROR and fuzz:::one/two, and on fuzz:::one when they name none, so
 // that no clause is left out for naming a probe this table lacks. Their
-// trampolines are raw tracepoints that store constant arguments (the shape
-// of the unit tests' trampolines), built but never loaded.
+// trampolines store constant arguments (test/support/test_probes.h), built
+// but never loaded.
 
 #include "codegen/compile.h"
 #include "codegen/sema.h"
 #include "codegen/trampoline.h"
 #include "libtrace/probe.h"
 #include "parser/parser.h"
+#include "test/support/test_probes.h"
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
@@ -30,33 +30,6 @@ const trace::ProbeName kProbeNames[] = {
     {"dtrace", "", "", "BEGIN"}, {"dtrace", "", "", "END"}, {"dtrace", "", "", "ERROR"},
     {"fuzz", "", "", "one"},     {"fuzz", "", "", "two"},
 };
-
-codegen::TrampolineSpec trampoline(const trace::Probe &probe) {
-    codegen::TrampolineSpec spec;
-    spec.program_name = "dtx_fuzz_" + std::to_string(probe.id);
-    spec.section = "raw_tp";
-    spec.probes = {&probe};
-    const uint32_t id = probe.id;
-    spec.emit = [id](codegen::TrampolineBuilder &b) {
-        llvm::IRBuilder<> &ir = b.ir();
-        llvm::Value *dctx = b.clause_context();
-        b.store_probe_id(dctx, ir.getInt64(id));
-        for (unsigned i = 0; i < codegen::ClauseContextLayout::arg_count; i++)
-            b.store_argument(dctx, i, ir.getInt64(i));
-        ir.CreateStore(
-            ir.getInt64(0),
-            ir.CreateConstGEP1_64(ir.getInt8Ty(), dctx, codegen::ClauseContextLayout::errno_value));
-        b.run_clauses(dctx, codegen::ClauseGate::None);
-    };
-    return spec;
-}
-
-bool matches(const ast::ProbeDescription &d, const trace::Probe &probe) {
-    return trace::glob_match(d.provider, probe.name.provider) &&
-           trace::glob_match(d.module, probe.name.module) &&
-           trace::glob_match(d.function, probe.name.function) &&
-           trace::glob_match(d.name, probe.name.name);
-}
 
 } // namespace
 
@@ -87,27 +60,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (const trace::Probe &probe : probes)
         if (probe.name.provider == "fuzz" && !fallback)
             fallback = &probe;
-    std::vector<std::vector<const trace::Probe *>> clause_probes;
-    std::vector<const trace::Probe *> enabled;
-    for (const auto &clause : program.clauses) {
-        std::vector<const trace::Probe *> &matched = clause_probes.emplace_back();
-        for (const ast::ProbeDescription &d : clause->probes)
-            for (const trace::Probe &probe : probes)
-                if (matches(d, probe) &&
-                    std::find(matched.begin(), matched.end(), &probe) == matched.end())
-                    matched.push_back(&probe);
-        if (matched.empty())
-            matched.push_back(fallback);
-        for (const trace::Probe *probe : matched)
-            if (std::find(enabled.begin(), enabled.end(), probe) == enabled.end())
-                enabled.push_back(probe);
-    }
+    test::TestEnabling enabling = test::enable_clauses(program, probes, fallback);
     std::vector<codegen::TrampolineSpec> trampolines;
-    for (const trace::Probe *probe : enabled)
+    for (const trace::Probe *probe : enabling.enabled)
         if (probe->name.name != "ERROR") // run from the fault path, no program of its own
-            trampolines.push_back(trampoline(*probe));
+            trampolines.push_back(test::constant_trampoline(*probe, [](unsigned i) { return i; }));
 
-    codegen::CompileInput input{program, checked, clause_probes, trampolines, probes};
+    codegen::CompileInput input{program, checked, enabling.clause_probes, trampolines, probes};
     if (!codegen::compile_program(input, codegen::CompileOptions{}, diags))
         diags.render(sink);
     return 0;

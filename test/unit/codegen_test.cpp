@@ -16,6 +16,7 @@
 #include "libtrace/program_description.h"
 #include "parser/parser.h"
 #include "providers/provider.h"
+#include "test/support/test_probes.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -57,23 +58,8 @@ const trace::ProbeName kProbeNames[] = {
 // constants (arg0 is the probe ID times 1000, the others 0), and the clauses
 // always run, so BPF_PROG_TEST_RUN runs them.
 codegen::TrampolineSpec test_trampoline(const trace::Probe &probe) {
-    codegen::TrampolineSpec spec;
-    spec.program_name = "dtx_test_" + std::to_string(probe.id);
-    spec.section = "raw_tp";
-    spec.probes = {&probe};
-    uint32_t id = probe.id;
-    spec.emit = [id](codegen::TrampolineBuilder &b) {
-        llvm::IRBuilder<> &ir = b.ir();
-        llvm::Value *dctx = b.clause_context();
-        b.store_probe_id(dctx, ir.getInt64(id));
-        for (unsigned i = 0; i < codegen::ClauseContextLayout::arg_count; i++)
-            b.store_argument(dctx, i, ir.getInt64(i == 0 ? uint64_t(id) * 1000 : 0));
-        ir.CreateStore(
-            ir.getInt64(0),
-            ir.CreateConstGEP1_64(ir.getInt8Ty(), dctx, codegen::ClauseContextLayout::errno_value));
-        b.run_clauses(dctx, codegen::ClauseGate::None);
-    };
-    return spec;
+    return test::constant_trampoline(
+        probe, [id = probe.id](unsigned i) { return i == 0 ? uint64_t(id) * 1000 : 0; });
 }
 
 struct Build {
@@ -133,23 +119,10 @@ std::unique_ptr<Build> compile(const std::vector<std::string> &texts,
     for (const trace::ProbeName &name : kProbeNames)
         b->probes.add(name);
 
-    std::vector<const trace::Probe *> enabled;
-    for (const auto &clause : b->program.clauses) {
-        std::vector<const trace::Probe *> &matched = b->clause_probes.emplace_back();
-        for (const ast::ProbeDescription &d : clause->probes)
-            for (const trace::Probe &probe : b->probes)
-                if (trace::glob_match(d.provider, probe.name.provider) &&
-                    trace::glob_match(d.module, probe.name.module) &&
-                    trace::glob_match(d.function, probe.name.function) &&
-                    trace::glob_match(d.name, probe.name.name) &&
-                    std::find(matched.begin(), matched.end(), &probe) == matched.end())
-                    matched.push_back(&probe);
-        for (const trace::Probe *probe : matched)
-            if (std::find(enabled.begin(), enabled.end(), probe) == enabled.end())
-                enabled.push_back(probe);
-    }
+    test::TestEnabling enabling = test::enable_clauses(b->program, b->probes);
+    b->clause_probes = std::move(enabling.clause_probes);
     std::vector<codegen::TrampolineSpec> trampolines;
-    for (const trace::Probe *probe : enabled)
+    for (const trace::Probe *probe : enabling.enabled)
         if (probe->name.name != "ERROR") // run from the fault path, no program of its own
             trampolines.push_back(test_trampoline(*probe));
 
