@@ -1,7 +1,9 @@
 // The D reference page (man/dtx-d.7) describes every function, action and
 // built-in variable the compiler knows: adding one without documenting it
-// fails here.
+// fails here. Its generated reference (signatures, types, options,
+// providers) is what the tables say now.
 #include "codegen/builtins.h"
+#include "libtrace/session/reference.h"
 
 #include <gtest/gtest.h>
 
@@ -41,6 +43,17 @@ TEST(ReferencePage, DescribesEveryBuiltinVariable) {
     const std::string page = reference_page();
     for (const dtx::sema::BuiltinVariable &variable : dtx::sema::builtin_variables())
         EXPECT_TRUE(mentions(page, variable.name)) << variable.name;
+}
+
+TEST(ReferencePage, GeneratedReferenceIsCurrent) {
+    const std::string page = reference_page();
+    const size_t begin = page.find(dtx::session::kReferenceBegin);
+    const size_t end = page.find(dtx::session::kReferenceEnd);
+    ASSERT_NE(begin, std::string::npos) << "no generated reference in man/dtx-d.7";
+    ASSERT_NE(end, std::string::npos);
+    const size_t from = begin + dtx::session::kReferenceBegin.size();
+    EXPECT_EQ(page.substr(from, end - from), dtx::session::d_reference_roff())
+        << "man/dtx-d.7 is stale: run scripts/regen-man-reference";
 }
 
 } // namespace

@@ -1,0 +1,10 @@
+// Prints the generated reference of dtx-d(7) (libtrace/session/reference.h),
+// for scripts/regen-man-reference.
+#include "libtrace/session/reference.h"
+
+#include <iostream>
+
+int main() {
+    std::cout << dtx::session::d_reference_roff();
+    return 0;
+}
