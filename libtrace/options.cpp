@@ -254,6 +254,10 @@ const OptionSpec *find_option(std::string_view name) {
     return found != kOptions.end() && found->name == name ? &*found : nullptr;
 }
 
+std::span<const OptionSpec> all_options() {
+    return kOptions;
+}
+
 std::span<const std::string_view> d_versions() {
     return kVersions;
 }

@@ -51,6 +51,8 @@ struct OptionSpec {
 
 // Null for a name dtrace does not define.
 const OptionSpec *find_option(std::string_view name);
+// Every option, sorted by name (shell completion lists them).
+std::span<const OptionSpec> all_options();
 
 // The D language versions dtrace-utils defines, oldest first ("1.0" ...).
 std::span<const std::string_view> d_versions();
