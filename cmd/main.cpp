@@ -105,6 +105,10 @@ int run(const dtx::session::Options &options) {
         return kExitSuccess;
     }
     dtx::session::Session session(options);
+    if (options.usdt_header || options.usdt_object) {
+        dtx::Status generated = session.generate_usdt();
+        return generated ? kExitSuccess : report(generated.error());
+    }
     if (options.list) {
         dtx::Status listed = session.list();
         return listed ? kExitSuccess : report(listed.error());

@@ -24,7 +24,10 @@ constexpr std::array short_options = {
     ShortOption{'e', "", "exit after compiling, before enabling any probe", &Options::compile_only},
     ShortOption{'f', "func", "enable or list probes by function name"},
     ShortOption{'F', "", "indent output by function entry and return", &Options::flow_indent},
-    ShortOption{'h', "", "print this help and exit", &Options::help},
+    ShortOption{'G', "", "write the object defining the USDT semaphores of -s's providers",
+                &Options::usdt_object},
+    ShortOption{'h', "", "write a C header of USDT probe macros from -s's providers",
+                &Options::usdt_header},
     ShortOption{'i', "probe-id", "enable or list the probe with this id"},
     ShortOption{'I', "path", "add a directory to the preprocessor's include path"},
     ShortOption{'l', "",
@@ -32,7 +35,7 @@ constexpr std::array short_options = {
                 &Options::list},
     ShortOption{'m', "module", "enable or list probes by module name"},
     ShortOption{'n', "name", "enable or list probes by probe name or description"},
-    ShortOption{'o', "output", "append output to a file instead of stdout"},
+    ShortOption{'o', "output", "append output to a file instead of stdout (-h, -G: write it)"},
     ShortOption{'p', "pid", "trace running process pid as $target"},
     ShortOption{'P', "provider", "enable or list probes by provider name"},
     ShortOption{'q', "", "quiet: print only what the program traces", &Options::quiet},
@@ -281,11 +284,11 @@ private:
     std::optional<UsageError> parse_long_option(std::string_view word) {
         size_t equals = word.find('=');
         std::string_view name = word.substr(0, equals);
-        if (name == "--help") {
+        if (name == "--help" || name == "--version") {
             if (equals != std::string_view::npos) {
-                return UsageError{"option '--help' doesn't allow an argument"};
+                return UsageError{"option '" + std::string(name) + "' doesn't allow an argument"};
             }
-            options_.help = true;
+            (name == "--help" ? options_.help : options_.version) = true;
             return std::nullopt;
         }
         if (name == "--dump") {
@@ -308,11 +311,17 @@ private:
         if (options_.help) {
             return std::nullopt;
         }
-        if (options_.list && options_.version) {
-            return UsageError{"only one of the [-lV] options can be specified at a time"};
+        if (int(options_.usdt_object) + int(options_.usdt_header) + int(options_.list) +
+                int(options_.version) >
+            1) {
+            return UsageError{"only one of the [-GhlV] options can be specified at a time"};
         }
         if (options_.list || options_.version || !options_.sources.empty()) {
             return std::nullopt;
+        }
+        if (options_.usdt_header || options_.usdt_object) {
+            return UsageError{std::string(options_.usdt_header ? "-h" : "-G") +
+                              " requires one or more scripts or enabling options"};
         }
         if (options_.compile_only) {
             return UsageError{"-e given but nothing to compile: no -n, -s, -P, -m, -f or -i"};
@@ -367,8 +376,20 @@ std::string usage_text(std::string_view program_name) {
         add_line(spelling, option.description);
     }
     add_line("--dump=stages", "print the given compiler stages: " + known_dump_stage_list());
-    add_line("--help", "same as -h");
+    add_line("--help", "print this help and exit");
+    add_line("--version", "same as -V");
     return text;
+}
+
+std::vector<CommandLineOption> command_line_options() {
+    std::vector<CommandLineOption> all;
+    for (const ShortOption &option : short_options) {
+        all.push_back({std::string("-") + option.letter, !option.argument.empty()});
+    }
+    all.push_back({"--dump=", true});
+    all.push_back({"--help", false});
+    all.push_back({"--version", false});
+    return all;
 }
 
 } // namespace dtx::cmd

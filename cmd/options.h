@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 namespace dtx::cmd {
 
@@ -25,7 +26,15 @@ struct UsageError {
 // `--` is an operand.
 std::variant<Options, UsageError> parse_options(std::span<const char *const> argv);
 
-// The text printed for -h and after a usage error: synopsis, then one line per option.
+// The text printed for --help and after a usage error: synopsis, then one line per option.
 std::string usage_text(std::string_view program_name);
+
+// Every option the command line takes, in the help's order, as it is
+// spelled ("-c", "--dump=", "--help"), for shell completion (cmd/completion/).
+struct CommandLineOption {
+    std::string spelling;
+    bool takes_argument = false;
+};
+std::vector<CommandLineOption> command_line_options();
 
 } // namespace dtx::cmd

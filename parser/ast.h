@@ -385,6 +385,7 @@ struct ProviderProbe {
     SourceRange range;
     std::string name;
     std::vector<TypeExprPtr> native_types;     // probe foo(int, char *)
+    std::vector<std::string> native_names;     // probe foo(int fd): "fd"; "" where unnamed
     std::vector<TypeExprPtr> translated_types; // : (int, string)
 };
 

@@ -33,8 +33,12 @@ struct Options {
     bool compile_only = false;          // -e
     bool quiet = false;                 // -q
     bool verbose = false;               // -v
-    bool version = false;               // -V
-    bool help = false;                  // -h, --help
+    bool version = false;               // -V, --version
+    bool help = false;                  // --help
+    // -h: write the C header of the program's provider declarations; -G:
+    // the object that defines their probes' semaphores (usdt_header.h).
+    bool usdt_header = false;
+    bool usdt_object = false;
     bool destructive = false;           // -w
     bool zero_matches_ok = false;       // -Z
     bool flow_indent = false;           // -F
@@ -47,7 +51,7 @@ struct Options {
     // -x name[=value]: no '=' gives no value, "name=" an empty one.
     std::vector<std::pair<std::string, std::optional<std::string>>> xopts;
     std::vector<std::string> dump_stages; // --dump, each stage once, in the order first asked
-    std::vector<std::string> macro_args;  // operands: $1, $2, ...
+    std::vector<std::string> macro_args;  // operands: $1, $2, ...; with -G the objects to link
 };
 
 } // namespace dtx::session

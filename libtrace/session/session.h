@@ -8,6 +8,9 @@
 //   trace()    load the object, attach every probe, fire BEGIN, consume
 //              records until exit(), a signal or the end of the targets, fire
 //              END, print what is left and detach (tracing.cpp)
+//   generate_usdt()  -h/-G: read the program and write the C header of its
+//              provider declarations or the object that defines their
+//              semaphores (usdt_build.cpp); nothing is traced
 // Errors are returned, never printed; notices and warnings (dtrace's
 // "matched N probes", -v notes) go to the session's error stream.
 #pragma once
@@ -44,6 +47,7 @@ public:
     // After compile(): the exit status dtrace(1) gives a run that went
     // through (0, or the value exit() gave).
     Result<int> trace(const Interrupts &interrupts);
+    Status generate_usdt();
 
 private:
     struct Impl;

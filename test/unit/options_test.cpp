@@ -16,6 +16,8 @@ void PrintTo(const ProgramSource &source, std::ostream *out) {
 
 namespace {
 
+using dtx::cmd::command_line_options;
+using dtx::cmd::CommandLineOption;
 using dtx::cmd::Options;
 using dtx::cmd::parse_options;
 using dtx::cmd::ProgramSource;
@@ -139,7 +141,8 @@ TEST_P(FlagTest, SetsOnlyItsField) {
     for (bool Options::*other :
          {&Options::list, &Options::compile_only, &Options::quiet, &Options::verbose,
           &Options::version, &Options::help, &Options::destructive, &Options::zero_matches_ok,
-          &Options::flow_indent, &Options::preprocess}) {
+          &Options::flow_indent, &Options::preprocess, &Options::usdt_header,
+          &Options::usdt_object}) {
         if (other != GetParam().field) {
             EXPECT_FALSE(options.*other);
         }
@@ -150,8 +153,9 @@ INSTANTIATE_TEST_SUITE_P(
     Options, FlagTest,
     testing::Values(FlagCase{"-l", &Options::list}, FlagCase{"-e", &Options::compile_only},
                     FlagCase{"-q", &Options::quiet}, FlagCase{"-v", &Options::verbose},
-                    FlagCase{"-V", &Options::version}, FlagCase{"-h", &Options::help},
-                    FlagCase{"-w", &Options::destructive},
+                    FlagCase{"-V", &Options::version}, FlagCase{"--help", &Options::help},
+                    FlagCase{"--version", &Options::version}, FlagCase{"-h", &Options::usdt_header},
+                    FlagCase{"-G", &Options::usdt_object}, FlagCase{"-w", &Options::destructive},
                     FlagCase{"-Z", &Options::zero_matches_ok},
                     FlagCase{"-F", &Options::flow_indent}, FlagCase{"-C", &Options::preprocess}));
 
@@ -184,14 +188,36 @@ TEST(Options, LongHelp) {
     EXPECT_TRUE(parse_ok({"--help"}).help);
 }
 
+TEST(Options, LongVersionIsV) {
+    Options options = parse_ok({"--version"});
+    EXPECT_TRUE(options.version);
+    EXPECT_EQ(parse_error({"--version=2"}), "option '--version' doesn't allow an argument");
+}
+
 TEST(Options, HelpNeedsNoProgramAndOverridesModeConflicts) {
-    Options options = parse_ok({"-h", "-l", "-V", "-e"});
+    Options options = parse_ok({"--help", "-l", "-V", "-e", "-h", "-G"});
     EXPECT_TRUE(options.help);
 }
 
-TEST(Options, ListAndVersionConflict) {
-    EXPECT_EQ(parse_error({"-l", "-V"}),
-              "only one of the [-lV] options can be specified at a time");
+TEST(Options, ModesConflict) {
+    const std::string message = "only one of the [-GhlV] options can be specified at a time";
+    EXPECT_EQ(parse_error({"-l", "-V"}), message);
+    EXPECT_EQ(parse_error({"-h", "-G", "-s", "p.d"}), message);
+    EXPECT_EQ(parse_error({"-h", "-l", "-s", "p.d"}), message);
+    EXPECT_EQ(parse_error({"-G", "-V"}), message);
+}
+
+// dtrace -h and -G: the provider script, -o, and for -G the objects as operands.
+TEST(Options, HeaderAndObjectModes) {
+    Options header = parse_ok({"-h", "-s", "prov.d", "-o", "prov.h"});
+    EXPECT_TRUE(header.usdt_header);
+    EXPECT_EQ(header.output_file, "prov.h");
+    Options object = parse_ok({"-G", "-s", "prov.d", "-o", "prov.o", "a.o", "b.o"});
+    EXPECT_TRUE(object.usdt_object);
+    EXPECT_EQ(object.macro_args, (Strings{"a.o", "b.o"}));
+    EXPECT_EQ(parse_error({"-h"}), "-h requires one or more scripts or enabling options");
+    EXPECT_EQ(parse_error({"-G", "-o", "x.o", "a.o"}),
+              "-G requires one or more scripts or enabling options");
 }
 
 // --- preprocessor ---
@@ -361,7 +387,7 @@ TEST(Options, UnknownShortOption) {
     EXPECT_EQ(parse_error({"-k"}), "invalid option -- 'k'");
     EXPECT_EQ(parse_error({"-qk", "-n", "BEGIN"}), "invalid option -- 'k'");
     // dtrace options that dtx does not offer
-    EXPECT_EQ(parse_error({"-G", "-s", "a.d"}), "invalid option -- 'G'");
+    EXPECT_EQ(parse_error({"-H", "-s", "a.d"}), "invalid option -- 'H'");
 }
 
 TEST(Options, MissingArgument) {
@@ -394,12 +420,17 @@ TEST(Options, CompileOnlyNeedsSomethingToCompile) {
 
 TEST(Options, UsageTextNamesTheProgramAndEveryOption) {
     std::string text = usage_text("dtx");
-    EXPECT_EQ(text.rfind("Usage: dtx [-CeFhlqvVwZ] ", 0), 0u) << text;
-    for (const char *option :
-         {"-c", "-C", "-D", "-e", "-f", "-F", "-h", "-i", "-I", "-l", "-m",      "-n",    "-o",
-          "-p", "-P", "-q", "-s", "-U", "-v", "-V", "-w", "-x", "-Z", "--dump=", "--help"}) {
-        EXPECT_NE(text.find("\n\t" + std::string(option)), std::string::npos)
-            << "no help line for " << option;
+    EXPECT_EQ(text.rfind("Usage: dtx [-CeFGhlqvVwZ] ", 0), 0u) << text;
+    const std::vector<std::string> expected = {
+        "-c", "-C", "-D", "-e", "-f", "-F", "-G",      "-h",     "-i",
+        "-I", "-l", "-m", "-n", "-o", "-p", "-P",      "-q",     "-s",
+        "-U", "-v", "-V", "-w", "-x", "-Z", "--dump=", "--help", "--version"};
+    std::vector<std::string> listed;
+    for (const CommandLineOption &option : command_line_options())
+        listed.push_back(option.spelling);
+    EXPECT_EQ(listed, expected);
+    for (const std::string &option : expected) {
+        EXPECT_NE(text.find("\n\t" + option), std::string::npos) << "no help line for " << option;
     }
 }
 
