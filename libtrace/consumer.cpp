@@ -842,7 +842,9 @@ void Consumer::report_drops() {
 
 void Consumer::finish() {
     flush();
-    write("\n");
+    // dtrace's "\n" at the end, which folded stacks go without.
+    if (options_.print.stack_format != StackFormat::Folded)
+        write("\n");
     std::vector<AggregationSnapshot> remaining;
     for (const AggregationDescription &d : program_.aggregations) {
         if (printed_.contains(d.id))

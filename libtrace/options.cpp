@@ -15,7 +15,8 @@ using Time = OptionTime;
 using Syntax = OptionSyntax;
 using Effect = OptionSpec::Effect;
 
-// dt_options.c's tables, in one list sorted by name.
+// dt_options.c's tables, in one list sorted by name, with dtx's own
+// stackformat (folded stacks for flame graphs).
 constexpr std::array kOptions = {
     OptionSpec{"aggpercpu", Time::Compile, Syntax::Flag, Effect::Ignored},
     OptionSpec{"aggrate", Time::Dynamic, Syntax::Rate, Effect::Moot},
@@ -87,6 +88,7 @@ constexpr std::array kOptions = {
     OptionSpec{"rawbytes", Time::Dynamic, Syntax::Toggle, Effect::Acts},
     OptionSpec{"scratchsize", Time::Runtime, Syntax::Size, Effect::Ignored},
     OptionSpec{"specsize", Time::Runtime, Syntax::Size, Effect::Acts},
+    OptionSpec{"stackformat", Time::Runtime, Syntax::Choice, Effect::Acts, false, "default folded"},
     OptionSpec{"stackframes", Time::Runtime, Syntax::Toggle, Effect::Acts},
     OptionSpec{"stackindent", Time::Dynamic, Syntax::Toggle, Effect::Acts},
     OptionSpec{"statusrate", Time::Runtime, Syntax::Rate, Effect::Moot},
