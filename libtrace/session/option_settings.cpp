@@ -186,7 +186,12 @@ Status set_compile_option(const OptionTargets &targets, const std::string &name,
         frames(compile.stackframes, codegen::CompileOptions{}.stackframes);
     else if (name == "ustackframes")
         frames(compile.ustackframes, codegen::CompileOptions{}.ustackframes);
-    else if (name == "zdefs")
+    else if (name == "oformat") {
+        // JSON shows each firing's timestamp: the records carry it.
+        const bool json = value == "json";
+        targets.consumer->output = json ? trace::OutputKind::Json : trace::OutputKind::Text;
+        compile.record_timestamps = json;
+    } else if (name == "zdefs")
         flags.zero_matches_allowed = true;
     else if (name == "defaultargs")
         flags.defaultargs = true;
