@@ -40,6 +40,9 @@ struct CompileOptions {
     uint32_t ustackframes = 100;   // ustack() depth when not given
     uint64_t bufsize = 4 << 20;    // the ring buffer (rounded up to a power of two)
     uint32_t nspec = 1;            // speculations a program can have at once
+    // Every record holds its firing's timestamp (oformat=json shows it):
+    // ClauseDescription::timestamp_offset.
+    bool record_timestamps = false;
     // Kernel struct member offsets from BTF, for built-ins that read the
     // current task (ppid, vtimestamp): ("task_struct", "real_parent") -> bytes.
     std::function<std::optional<uint64_t>(std::string_view type, std::string_view member)>

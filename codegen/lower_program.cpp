@@ -849,6 +849,9 @@ llvm::Function *Lowering::clause_function(uint32_t clause, bool with_stack_conte
 void Lowering::lower_clause(ClauseState &state) {
     const ast::Clause &clause = *state.clause;
     state.record_offset = trace::kRecordDataStart;
+    state.description->timestamp_offset.reset();
+    if (options_.record_timestamps) // stored by finish_record()
+        state.description->timestamp_offset = reserve_record(state, 8);
     llvm::Value *record = at(state.dctx, record_area_offset());
     llvm::StoreInst *header = // no speculation yet
         ir_.CreateAlignedStore(const64(0), record, llvm::Align(8));
@@ -964,6 +967,8 @@ void Lowering::finish_record(ClauseState &state) {
     ir_.CreateAlignedStore(epid, record, llvm::Align(4));
     ir_.CreateAlignedStore(ir_.CreateTrunc(firing_cpu(state.dctx), ir_.getInt16Ty()),
                            at(record, offsetof(trace::RecordHeader, cpu)), llvm::Align(2));
+    if (const std::optional<uint32_t> offset = state.description->timestamp_offset)
+        store64(firing_timestamp(state), at(record, *offset));
     llvm::Value *result =
         call_helper(BPF_FUNC_ringbuf_output, i64(),
                     {output_map_, record, const64(state.record_offset), const64(0)});

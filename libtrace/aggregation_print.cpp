@@ -2,6 +2,7 @@
 
 #include "libtrace/print_value.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
@@ -189,10 +190,69 @@ std::string format_llquantize(const LogLinearBuckets &buckets, std::span<const i
     return render_histogram(rows, normal);
 }
 
+// A frame of a folded line: ';' separates frames and a line ends the stack.
+std::string folded_frame(std::string text) {
+    std::replace_if(
+        text.begin(), text.end(), [](char c) { return c == ';' || c == '\n'; }, '_');
+    return text;
+}
+
+bool has_stack(const AggregationKey &key) {
+    return std::any_of(key.begin(), key.end(),
+                       [](const KeyField &field) { return field.kind == KeyFieldKind::Stack; });
+}
+
+// A key field as a frame of a folded line: its text without padding.
+std::string folded_field(const KeyField &field, const AggregationPrintOptions &options) {
+    switch (field.kind) {
+    case KeyFieldKind::Stack:
+        return folded_stack(field, options);
+    case KeyFieldKind::Integer:
+        return field.width < 4 ? std::to_string(field.bits)
+                               : std::to_string(field.width == 4 ? int64_t(int32_t(field.bits))
+                                                                 : int64_t(field.bits));
+    case KeyFieldKind::String:
+        return folded_frame(field.text);
+    case KeyFieldKind::Symbol:
+        return folded_frame(field.text.empty() ? name_of(field, field.addresses.front(), options)
+                                               : field.text);
+    case KeyFieldKind::Bytes: {
+        // As format_key_field() shows it, without its padding.
+        std::string text = format_key_field(field, options);
+        const size_t start = text.find_first_not_of(' ');
+        const size_t end = text.find_last_not_of(' ');
+        return folded_frame(start == std::string::npos ? "" : text.substr(start, end - start + 1));
+    }
+    }
+    return {};
+}
+
+// stackformat=folded: the key's fields as frames, then each value.
+std::string format_folded_row(const AggregationKey &key,
+                              std::span<const AggregationSnapshot *const> aggregations,
+                              std::span<const std::vector<int64_t>> data,
+                              const AggregationPrintOptions &options) {
+    std::string text;
+    for (const KeyField &field : key)
+        text += (text.empty() ? "" : ";") + folded_field(field, options);
+    for (size_t i = 0; i < aggregations.size(); i++) {
+        const AggregationFunction &function = aggregations[i]->function;
+        if (is_histogram(function.kind))
+            text += format_value(function, data[i], aggregations[i]->normal);
+        else if (function.kind == AggregationKind::Stddev)
+            text += " " + std::to_string(stddev_value(data[i], aggregations[i]->normal));
+        else
+            text += " " + std::to_string(scalar_value(function, data[i], aggregations[i]->normal));
+    }
+    return text + "\n";
+}
+
 std::string format_row(const AggregationKey &key,
                        std::span<const AggregationSnapshot *const> aggregations,
                        std::span<const std::vector<int64_t>> data,
                        const AggregationPrintOptions &options) {
+    if (options.stack_format == StackFormat::Folded && has_stack(key))
+        return format_folded_row(key, aggregations, data, options);
     std::string text;
     for (const KeyField &field : key)
         text += format_key_field(field, options);
@@ -208,6 +268,11 @@ std::string format_rows(const AggregationSnapshot &aggregation,
     for (const AggregationEntry *entry : sorted_entries(aggregation, options.sort))
         text += format_row(entry->first, columns, std::span(&entry->second, 1), options);
     return text;
+}
+
+// The blank line printa() writes first, which folded stacks go without.
+std::string printa_start(const AggregationPrintOptions &options) {
+    return options.stack_format == StackFormat::Folded ? "" : "\n";
 }
 
 } // namespace
@@ -247,6 +312,8 @@ std::string format_key_field(const KeyField &field, const AggregationPrintOption
         return format("  %-50s", name.c_str());
     }
     case KeyFieldKind::Stack: {
+        if (options.stack_format == StackFormat::Folded)
+            return "\n" + folded_stack(field, options) + "\n";
         std::string text = "\n";
         for (const uint64_t address : field.addresses) {
             if (address == 0)
@@ -258,6 +325,14 @@ std::string format_key_field(const KeyField &field, const AggregationPrintOption
     }
     }
     return {};
+}
+
+std::string folded_stack(const KeyField &stack, const AggregationPrintOptions &options) {
+    const auto end = std::find(stack.addresses.begin(), stack.addresses.end(), 0);
+    std::string text;
+    for (auto frame = std::make_reverse_iterator(end); frame != stack.addresses.rend(); ++frame)
+        text += (text.empty() ? "" : ";") + folded_frame(name_of(stack, *frame, options));
+    return text.empty() ? "[empty]" : text;
 }
 
 std::string format_value(const AggregationFunction &function, std::span<const int64_t> data,
@@ -278,12 +353,12 @@ std::string format_value(const AggregationFunction &function, std::span<const in
 
 std::string format_printa(const AggregationSnapshot &aggregation,
                           const AggregationPrintOptions &options) {
-    return "\n" + format_rows(aggregation, options);
+    return printa_start(options) + format_rows(aggregation, options);
 }
 
 std::string format_printa(std::span<const AggregationSnapshot *const> aggregations,
                           const AggregationPrintOptions &options) {
-    std::string text = "\n";
+    std::string text = printa_start(options);
     for (const JoinedRow &row : join_aggregations(aggregations, options.sort))
         text += format_row(*row.key, aggregations, row.data, options);
     return text;

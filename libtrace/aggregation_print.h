@@ -9,6 +9,13 @@
 //     then each frame indented on its own line;
 //   - count sum min max avg print " %16lld" (stddev " %16llu") of the value
 //     divided by the normalization;
+//   - under stackformat=folded, a row whose key holds a stack prints as one
+//     line for flame-graph tools (flamegraph.pl, speedscope): the key's
+//     fields joined by ';' in key order, a stack as its frames root first, an
+//     empty stack as "[empty]", other fields as their text (numbers in
+//     decimal, strings as they are; ';' and newlines in a frame become '_'),
+//     then " " and each value unpadded; printa() and the exit dump then
+//     print no blank line first;
 //   - a histogram prints "\n", its header line, then one line per bucket from
 //     one empty bucket below the lowest non-empty one to one above the highest:
 //     the bucket label in 16 columns, a 40-column bar of '@' (two 20-column
@@ -28,12 +35,24 @@ namespace dtx::trace {
 // "libc.so.6`malloc"); `field` says whose address it is (kind, pid).
 using AddressNamer = std::function<std::string(const KeyField &field, uint64_t address)>;
 
+// The stackformat option: how stacks print.
+enum class StackFormat : uint8_t {
+    Default, // a frame a line, indented by stackindent
+    Folded,  // one line, root first, frames joined by ';'
+};
+
 struct AggregationPrintOptions {
     SortOptions sort;
     unsigned stack_indent = 14; // the stackindent option
-    AddressNamer name_address;  // addresses print as 0x%llx without one
+    StackFormat stack_format = StackFormat::Default;
+    AddressNamer name_address; // addresses print as 0x%llx without one
 };
 
+// A stack's frames, root first, joined by ';' ("[empty]" without frames).
+std::string folded_stack(const KeyField &stack, const AggregationPrintOptions &options);
+
+// A key field as a row shows it; under stackformat=folded a stack is "\n",
+// its folded frames and "\n", as stack() and trace() print it.
 std::string format_key_field(const KeyField &field, const AggregationPrintOptions &options);
 std::string format_value(const AggregationFunction &function, std::span<const int64_t> data,
                          uint64_t normal = 1);

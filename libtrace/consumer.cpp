@@ -67,7 +67,9 @@ std::string fault_description(FaultKind kind, uint64_t address) {
 Consumer::Consumer(const ProgramDescription &program, const BpfObject &object,
                    const ProbeTable &probes, ConsumerOptions options, FILE *out, FILE *err)
     : program_(program), object_(object), probes_(probes), options_(std::move(options)), out_(out),
-      err_(err), formatter_(options_.format) {
+      err_(err), formatter_(options_.format),
+      output_(options_.output == OutputKind::Json ? make_json_output(*this, out)
+                                                  : make_text_output(*this, out)) {
     cpu_count_ = std::max(libbpf_num_possible_cpus(), 1);
     for (const AggregationDescription &d : program_.aggregations)
         aggregations_by_map_[d.map_name].push_back(d.id);
@@ -154,17 +156,27 @@ void Consumer::print_firing(std::span<const std::byte> record, std::optional<Flo
     auto header = read<RecordHeader>(record, 0);
     const EnabledProbe &enabled = program_.enabled_probes[header.epid - 1];
     const ClauseDescription &clause = program_.clauses.at(enabled.clause);
-    record_quiet_ = options_.quiet;
-    if (clause.shows_firing)
-        print_probe_line(header, enabled, flow);
+    Firing firing;
+    firing.header = header;
+    firing.probe_id = enabled.probe_id;
+    firing.probe = probes_.find(enabled.probe_id);
+    if (clause.timestamp_offset)
+        firing.timestamp = read<uint64_t>(record, *clause.timestamp_offset);
+    firing.shows_firing = clause.shows_firing;
+    firing.flow = flow;
+    if (flow && clause.shows_firing) {
+        FlowState &state = flow_[header.cpu];
+        if (*flow == Flow::Return && state.indent > 0)
+            state.indent -= 2;
+        firing.indent = state.indent;
+    }
+    output_->begin_firing(firing);
     for (size_t i = 0; i < clause.actions.size() && i / 64 < clause.mask_offsets.size(); i++) {
         auto mask = read<uint64_t>(record, clause.mask_offsets[i / 64]);
         if (mask & (uint64_t{1} << (i % 64)))
             clause.actions[i].consume(*this, clause.actions[i], record);
     }
-    // quiet as the record's own setopt() may have left it, as dtrace does.
-    if (clause.shows_firing && !options_.quiet)
-        write("\n");
+    output_->end_firing(firing);
     if (flow) {
         FlowState &state = flow_[header.cpu];
         if (*flow == Flow::Entry)
@@ -179,7 +191,7 @@ uint32_t Consumer::probe_id_of(uint32_t epid) const {
     return program_.enabled_probes[epid - 1].probe_id;
 }
 
-Consumer::Flow Consumer::flow_of(const EnabledProbe &enabled) const {
+Flow Consumer::flow_of(const EnabledProbe &enabled) const {
     const Probe *probe = probes_.find(enabled.probe_id);
     if (!probe)
         return Flow::None;
@@ -237,45 +249,6 @@ void Consumer::free_drained(uint32_t id) {
     speculations_.erase(it);
 }
 
-void Consumer::print_probe_line(const RecordHeader &header, const EnabledProbe &enabled,
-                                std::optional<Flow> flow) {
-    // dtrace decides on its heading once, at the first firing.
-    if (!heading_printed_) {
-        if (flow)
-            write(printf_string("%3s %-41s\n", "CPU", "FUNCTION"));
-        else if (!options_.quiet)
-            write(printf_string("%3s %6s %32s\n", "CPU", "ID", "FUNCTION:NAME"));
-        heading_printed_ = true;
-    }
-    const Probe *probe = probes_.find(enabled.probe_id);
-    if (!flow) {
-        if (options_.quiet)
-            return;
-        std::string name = probe ? probe->name.function_and_name() : "";
-        write(printf_string("%3u %6u %32s ", unsigned(header.cpu), enabled.probe_id, name.c_str()));
-        return;
-    }
-    FlowState &state = flow_[header.cpu];
-    if (*flow == Flow::Return && state.indent > 0)
-        state.indent -= 2;
-    bool syscall = probe && probe->name.provider == "syscall";
-    std::string name(size_t(state.indent), ' ');
-    switch (*flow) {
-    case Flow::Entry:
-        name += syscall ? " => " : " -> ";
-        break;
-    case Flow::Return:
-        name += syscall ? " <= " : " <- ";
-        break;
-    case Flow::None:
-        name += "| ";
-        break;
-    }
-    if (probe)
-        name += *flow == Flow::None ? probe->name.function_and_name() : probe->name.function;
-    write(printf_string("%3u %-41s ", unsigned(header.cpu), name.c_str()));
-}
-
 std::string Consumer::probe_label(uint32_t epid) const {
     if (const Probe *probe = probes_.find(probe_id_of(epid)))
         return printf_string("ID %u: ", probe->id) + probe->name.full();
@@ -285,6 +258,13 @@ std::string Consumer::probe_label(uint32_t epid) const {
 void Consumer::report_fault(std::span<const std::byte> record) {
     auto fault = read<FaultRecord>(record, 0);
     faults_++;
+    FaultReport report;
+    report.epid = fault.faulting_epid;
+    report.probe = probes_.find(probe_id_of(fault.faulting_epid));
+    report.action = fault.action;
+    report.kind = FaultKind(fault.kind);
+    report.address = fault.address;
+    report.description = fault_description(report.kind, fault.address);
     std::string where;
     std::string probe_name = probe_label(fault.faulting_epid);
     if (fault.faulting_epid >= 1 && fault.faulting_epid <= program_.enabled_probes.size()) {
@@ -293,17 +273,19 @@ void Consumer::report_fault(std::span<const std::byte> record) {
         const SourceRange &at = fault.site >= 1 && fault.site <= clause.fault_sites.size()
                                     ? clause.fault_sites[fault.site - 1]
                                     : clause.location;
-        if (at.valid())
+        if (at.valid()) {
             where = " at " + at.file_name() + ":" + std::to_string(at.begin.line) + ":" +
                     std::to_string(at.begin.column);
+            report.location = at;
+        }
     }
     std::fflush(out_);
     std::string line = "dtx: error on enabled probe ID " + std::to_string(fault.faulting_epid) +
-                       " (" + probe_name +
-                       "): " + fault_description(FaultKind(fault.kind), fault.address) +
-                       " in action #" + std::to_string(fault.action) + where + "\n";
+                       " (" + probe_name + "): " + report.description + " in action #" +
+                       std::to_string(fault.action) + where + "\n";
     std::fwrite(line.data(), 1, line.size(), err_);
     std::fflush(err_);
+    output_->fault(report);
 }
 
 void Consumer::remember(uint64_t pid) const {
@@ -311,67 +293,21 @@ void Consumer::remember(uint64_t pid) const {
         options_.remember_process(uint32_t(pid));
 }
 
-std::string Consumer::trace_value(const ValueLayout &layout,
-                                  std::span<const std::byte> record) const {
-    bool quiet = record_quiet_;
-    auto bytes_at = [&](size_t size) {
-        return format_bytes(record.subspan(std::min<size_t>(layout.offset, record.size())), size);
-    };
-    switch (layout.kind) {
-    case ValueKind::KernelStack:
-    case ValueKind::UserStack:
-    case ValueKind::KernelSymbol:
-    case ValueKind::KernelModule:
-    case ValueKind::UserSymbol:
-    case ValueKind::UserModule:
-    case ValueKind::UserAddress:
-        // As dtrace prints them, quiet or not: as aggregation keys.
-        return format_key_field(key_field(layout, record), options_.print);
-    case ValueKind::Integer: {
-        if (options_.raw_bytes)
-            return bytes_at(layout.width);
-        auto bits = read<uint64_t>(record, layout.offset);
-        // dtrace-utils' dt_print_trace: widths by size, unsigned types unsigned.
-        bool u = !layout.is_signed;
-        switch (layout.width) {
-        case 1:
-            return u ? printf_string(quiet ? "%u" : " %3u", unsigned(uint8_t(bits)))
-                     : printf_string(quiet ? "%d" : " %3d", int(int8_t(bits)));
-        case 2:
-            return u ? printf_string(quiet ? "%u" : " %5u", unsigned(uint16_t(bits)))
-                     : printf_string(quiet ? "%d" : " %5d", int(int16_t(bits)));
-        case 4:
-            return u ? printf_string(quiet ? "%u" : " %10u", uint32_t(bits))
-                     : printf_string(quiet ? "%d" : " %10d", int32_t(bits));
-        default:
-            return u ? printf_string(quiet ? "%" PRIu64 : " %20" PRIu64, bits)
-                     : printf_string(quiet ? "%" PRId64 : " %19" PRId64, int64_t(bits));
-        }
-    }
-    case ValueKind::String: {
-        if (options_.raw_bytes)
-            return bytes_at(layout.size);
-        // A string prints as one whatever its bytes (dt_print_trace).
-        std::string text = read_string(record, layout.offset, layout.size);
-        if (quiet)
-            return text;
-        // "  %-33s", at any length.
-        return "  " + text + std::string(text.size() < 33 ? 33 - text.size() : 0, ' ');
-    }
-    default:
-        return bytes_at(layout.size);
-    }
+std::string_view Consumer::string_at(std::span<const std::byte> record,
+                                     const ValueLayout &layout) const {
+    if (layout.offset >= record.size())
+        return {};
+    const char *text = reinterpret_cast<const char *>(record.data() + layout.offset);
+    return std::string_view(
+        text, strnlen(text, std::min<size_t>(layout.size, record.size() - layout.offset)));
 }
 
 FormatArgument Consumer::argument(const ValueLayout &layout,
                                   std::span<const std::byte> record) const {
     switch (layout.kind) {
-    case ValueKind::String: {
+    case ValueKind::String:
         // The text must outlive the call: keep it in the record's bytes.
-        const char *text = reinterpret_cast<const char *>(record.data() + layout.offset);
-        size_t size = std::min<size_t>(layout.size, record.size() - layout.offset);
-        return StringValue{std::string_view(text, strnlen(text, size))};
-    }
+        return StringValue{string_at(record, layout)};
     case ValueKind::KernelStack: {
         const auto *frames = reinterpret_cast<const uint64_t *>(record.data() + layout.offset);
         return StackValue{std::span(frames, layout.size / 8), false, 0};
@@ -578,8 +514,7 @@ void Consumer::printa(const ActionDescription &action) {
         printed_.insert(id);
     }
     if (!action.parsed_format) {
-        write(aggregations.size() == 1 ? format_printa(*aggregations[0], options_.print)
-                                       : format_printa(aggregations, options_.print));
+        output_->printa(aggregations, nullptr);
         return;
     }
     // A format: one formatted row per key, in printing order.
@@ -633,11 +568,7 @@ void Consumer::printa(const ActionDescription &action) {
             return;
         }
     }
-    write(text);
-}
-
-void Consumer::write(std::string_view text) {
-    std::fwrite(text.data(), 1, text.size(), out_);
+    output_->printa(aggregations, &text);
 }
 
 void Consumer::warn(const std::string &message) {
@@ -676,11 +607,15 @@ void Consumer::set_option(uint32_t epid, const std::string &name,
 }
 
 void Consumer::run_command(const std::string &command) {
-    // The command writes to dtx's own stdout, not to an -o file, as dtrace's do.
+    // The command writes to dtx's own stdout, not to an -o file, as dtrace's
+    // do (to stderr where the output format keeps stdout its own).
+    output_->system(command);
     std::fflush(out_);
     std::fflush(stdout);
     posix_spawn_file_actions_t files;
     posix_spawn_file_actions_init(&files);
+    if (int fd = output_->command_output_fd(); fd != STDOUT_FILENO)
+        posix_spawn_file_actions_adddup2(&files, fd, STDOUT_FILENO);
     // The session blocks signals it reads through a signalfd; the command
     // starts with none blocked.
     posix_spawnattr_t attributes;
@@ -799,50 +734,61 @@ void Consumer::report_drops() {
     // As dtrace words them: per CPU for the buffers that are per CPU. The
     // sizes that ran out are named once (speculation failures name their
     // cause in dtrace's words already).
-    for (auto [counter, what, hint] :
-         {std::tuple{DropCounter::RingBuffer, "drop",
+    for (auto [counter, kind, what, hint] :
+         {std::tuple{DropCounter::RingBuffer, DropKind::RingBuffer, "drop",
                      "records were dropped: the principal buffer was full (raise -x bufsize)"},
-          std::tuple{DropCounter::Aggregation, "aggregation drop",
+          std::tuple{DropCounter::Aggregation, DropKind::Aggregation, "aggregation drop",
                      "aggregation updates were dropped: an aggregation's map was full (raise -x "
                      "aggsize)"}}) {
         std::vector<uint64_t> per_cpu = new_drops(counter);
         for (int cpu = 0; cpu < cpu_count_; cpu++)
-            if (per_cpu[size_t(cpu)]) {
-                std::fprintf(err_, "dtx: %s on CPU %d\n",
-                             plural(per_cpu[size_t(cpu)], what).c_str(), cpu);
+            if (uint64_t n = per_cpu[size_t(cpu)]) {
+                std::fprintf(err_, "dtx: %s on CPU %d\n", plural(n, what).c_str(), cpu);
                 hint_once(hint);
+                output_->drops(kind, cpu, n);
             }
     }
     auto total = [&](DropCounter counter) {
         std::vector<uint64_t> per_cpu = new_drops(counter);
         return std::accumulate(per_cpu.begin(), per_cpu.end(), uint64_t{0});
     };
-    if (uint64_t n = total(DropCounter::Nesting))
+    if (uint64_t n = total(DropCounter::Nesting)) {
         std::fprintf(err_, "dtx: %s: the probe fired inside %u firings already running\n",
                      plural(n, "probe firing drop").c_str(), kNestingLevels);
-    if (uint64_t n = total(DropCounter::ThreadContext))
+        output_->drops(DropKind::Nesting, std::nullopt, n);
+    }
+    if (uint64_t n = total(DropCounter::ThreadContext)) {
         std::fprintf(err_, "dtx: %s: no memory for the thread's clause context\n",
                      plural(n, "probe firing drop").c_str());
+        output_->drops(DropKind::ThreadContext, std::nullopt, n);
+    }
     if (uint64_t n = total(DropCounter::Dynamic)) {
         std::fprintf(err_, "dtx: %s\n", plural(n, "dynamic variable drop").c_str());
         hint_once("dynamic variables were dropped: their space was full (raise -x dynvarsize)");
+        output_->drops(DropKind::Dynamic, std::nullopt, n);
     }
-    if (uint64_t n = speculative_drops_ - reported_speculative_drops_)
+    if (uint64_t n = speculative_drops_ - reported_speculative_drops_) {
         std::fprintf(err_, "dtx: %s\n", plural(n, "speculative drop").c_str());
+        output_->drops(DropKind::Speculative, std::nullopt, n);
+    }
     reported_speculative_drops_ = speculative_drops_;
-    if (uint64_t n = total(DropCounter::SpeculationBusy))
+    if (uint64_t n = total(DropCounter::SpeculationBusy)) {
         std::fprintf(err_, "dtx: %s (available buffer(s) still busy)\n",
                      plural(n, "failed speculation").c_str());
-    if (uint64_t n = total(DropCounter::SpeculationUnavailable))
+        output_->drops(DropKind::SpeculationBusy, std::nullopt, n);
+    }
+    if (uint64_t n = total(DropCounter::SpeculationUnavailable)) {
         std::fprintf(err_, "dtx: %s (no speculative buffer available)\n",
                      plural(n, "failed speculation").c_str());
+        output_->drops(DropKind::SpeculationUnavailable, std::nullopt, n);
+    }
     for (std::string_view hint : hints)
         std::fprintf(err_, "dtx: %.*s\n", int(hint.size()), hint.data());
+    std::fflush(out_); // what the output format added
 }
 
 void Consumer::finish() {
     flush();
-    write("\n");
     std::vector<AggregationSnapshot> remaining;
     for (const AggregationDescription &d : program_.aggregations) {
         if (printed_.contains(d.id))
@@ -851,7 +797,7 @@ void Consumer::finish() {
         if (!snap.values.empty())
             remaining.push_back(snap);
     }
-    write(format_aggregations_at_exit(remaining, options_.print));
+    output_->aggregations_at_exit(remaining);
     std::fflush(out_);
     report_drops();
 }

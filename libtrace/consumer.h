@@ -16,10 +16,13 @@
 //     arrives, as dtrace's consumer does;
 //   - fault records print dtrace's "error on enabled probe" line on stderr;
 //   - process records (ProcessRecord) go to remember_process.
+// What is shown goes through the OutputFormat that oformat chooses
+// (output_format.h): dtrace's text, or JSON lines.
 #pragma once
 
 #include "libtrace/aggregation_print.h"
 #include "libtrace/error.h"
+#include "libtrace/output_format.h"
 #include "libtrace/probe.h"
 #include "libtrace/program_description.h"
 
@@ -28,6 +31,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <span>
@@ -41,7 +45,11 @@ namespace dtx::trace {
 
 class BpfObject;
 
+// The oformat option.
+enum class OutputKind : uint8_t { Text, Json };
+
 struct ConsumerOptions {
+    OutputKind output = OutputKind::Text;
     bool quiet = false;
     bool flow_indent = false; // flowindent, -F
     bool raw_bytes = false;   // rawbytes: trace() prints every value as a hex dump
@@ -96,12 +104,13 @@ public:
     const ProgramDescription &program() const { return program_; }
     const ConsumerOptions &options() const { return options_; }
     Formatter &formatter() { return formatter_; }
-    void write(std::string_view text);
+    // Where actions show what they recorded.
+    OutputFormat &output() { return *output_; }
     // A message about the trace on stderr ("dtx: printf(): ..."), after the
     // output so far.
     void warn(const std::string &message);
-    // A recorded value as trace() prints it (quiet or not).
-    std::string trace_value(const ValueLayout &layout, std::span<const std::byte> record) const;
+    // A recorded string, up to its NUL, in `record`'s bytes.
+    std::string_view string_at(std::span<const std::byte> record, const ValueLayout &layout) const;
     // A recorded value as a printf() argument; strings point into `record`.
     FormatArgument argument(const ValueLayout &layout, std::span<const std::byte> record) const;
     // A recorded value as an aggregation key holds it (stacks, symbols ...).
@@ -137,11 +146,6 @@ public:
     void end_speculation(uint32_t id, bool commit);
 
 private:
-    // How flowindent shows a firing.
-    enum class Flow { None, Entry, Return };
-
-    void print_probe_line(const RecordHeader &header, const EnabledProbe &enabled,
-                          std::optional<Flow> flow);
     // "ID 1: dtrace:::BEGIN", the probe of enabled probe `epid`.
     std::string probe_label(uint32_t epid) const;
     uint32_t probe_id_of(uint32_t epid) const;
@@ -190,10 +194,7 @@ private:
     FILE *out_;
     FILE *err_;
     Formatter formatter_;
-    bool heading_printed_ = false;
-    // quiet as it was when the record being printed started: trace() pads
-    // by it (dtrace reads it once per buffer, before the records).
-    bool record_quiet_ = false;
+    std::unique_ptr<OutputFormat> output_;
     // flowindent's state per CPU: the indentation and the last EPID shown.
     struct FlowState {
         int indent = 0;

@@ -15,7 +15,9 @@ using Time = OptionTime;
 using Syntax = OptionSyntax;
 using Effect = OptionSpec::Effect;
 
-// dt_options.c's tables, in one list sorted by name.
+// dt_options.c's tables, in one list sorted by name, with two of dtx's own:
+// oformat (FreeBSD DTrace's structured output, here JSON lines) and
+// stackformat (folded stacks for flame graphs).
 constexpr std::array kOptions = {
     OptionSpec{"aggpercpu", Time::Compile, Syntax::Flag, Effect::Ignored},
     OptionSpec{"aggrate", Time::Dynamic, Syntax::Rate, Effect::Moot},
@@ -76,6 +78,7 @@ constexpr std::array kOptions = {
     OptionSpec{"nolibs", Time::Compile, Syntax::Flag, Effect::Ignored},
     OptionSpec{"noresolve", Time::Runtime, Syntax::Toggle, Effect::Ignored},
     OptionSpec{"nspec", Time::Runtime, Syntax::Toggle, Effect::Acts},
+    OptionSpec{"oformat", Time::Runtime, Syntax::Choice, Effect::Acts, false, "text json"},
     OptionSpec{"pcapsize", Time::Runtime, Syntax::Size, Effect::Ignored},
     OptionSpec{"pgmax", Time::Compile, Syntax::Number, Effect::Ignored},
     OptionSpec{"preallocate", Time::Compile, Syntax::Size, Effect::Ignored},
@@ -87,6 +90,7 @@ constexpr std::array kOptions = {
     OptionSpec{"rawbytes", Time::Dynamic, Syntax::Toggle, Effect::Acts},
     OptionSpec{"scratchsize", Time::Runtime, Syntax::Size, Effect::Ignored},
     OptionSpec{"specsize", Time::Runtime, Syntax::Size, Effect::Acts},
+    OptionSpec{"stackformat", Time::Runtime, Syntax::Choice, Effect::Acts, false, "default folded"},
     OptionSpec{"stackframes", Time::Runtime, Syntax::Toggle, Effect::Acts},
     OptionSpec{"stackindent", Time::Dynamic, Syntax::Toggle, Effect::Acts},
     OptionSpec{"statusrate", Time::Runtime, Syntax::Rate, Effect::Moot},

@@ -1,5 +1,6 @@
 #include "libtrace/printf_format.h"
 
+#include <algorithm>
 #include <array>
 #include <climits>
 #include <cstdio>
@@ -700,6 +701,24 @@ Status Formatter::format_conversion(const ConversionSpec &spec, int width,
         const auto *stack = std::get_if<StackValue>(&value);
         if (stack == nullptr)
             return mismatch(spec, value);
+        auto frame_name = [&](uint64_t pc) {
+            if (stack->user)
+                return context_.symbols.user ? context_.symbols.user(stack->pid, pc)
+                                             : hex_address(pc);
+            return context_.symbols.kernel ? context_.symbols.kernel(pc) : hex_address(pc);
+        };
+        if (context_.folded_stacks) {
+            // One line, root first, formatted as %s formats it.
+            const auto end = std::find(stack->frames.begin(), stack->frames.end(), 0);
+            std::string folded;
+            for (auto pc = std::make_reverse_iterator(end); pc != stack->frames.rend(); ++pc) {
+                std::string frame = frame_name(*pc);
+                std::replace_if(
+                    frame.begin(), frame.end(), [](char c) { return c == ';' || c == '\n'; }, '_');
+                folded = folded.empty() ? frame : folded + ";" + frame;
+            }
+            return append_text(folded.empty() ? "[empty]" : folded);
+        }
         // As dtrace: a left-aligned %k indents every frame by the width instead
         // of padding it; otherwise frames are not indented.
         int indent = width < 0 ? -width : spec.flags.left_align ? width : 0;
@@ -709,12 +728,7 @@ Status Formatter::format_conversion(const ConversionSpec &spec, int width,
         for (uint64_t pc : stack->frames) {
             if (pc == 0)
                 break;
-            std::string frame;
-            if (stack->user)
-                frame =
-                    context_.symbols.user ? context_.symbols.user(stack->pid, pc) : hex_address(pc);
-            else
-                frame = context_.symbols.kernel ? context_.symbols.kernel(pc) : hex_address(pc);
+            std::string frame = frame_name(pc);
             out.append(static_cast<size_t>(indent), ' ');
             if (!append_c_format(out, frame_format, frame.c_str()))
                 return c_failure();

@@ -210,6 +210,9 @@ struct SymbolResolver {
 struct FormatContext {
     SymbolResolver symbols;
     uint32_t target_pid = 0; // the process for %A of a plain integer ($target)
+    // stackformat=folded: %k prints a stack's frames on one line, root
+    // first, joined by ';' ("[empty]" without frames).
+    bool folded_stacks = false;
 };
 
 // Formats records for one parsed format string. On error, `out` is left as it

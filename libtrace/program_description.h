@@ -174,6 +174,9 @@ struct ClauseDescription {
     // Where the record's mask words are: bit i % 64 of word i / 64 says
     // whether action i ran.
     std::vector<uint32_t> mask_offsets = {kRecordMaskOffset};
+    // Where the record holds the firing's timestamp (D's `timestamp`, in
+    // ns), when the program records them (oformat=json).
+    std::optional<uint32_t> timestamp_offset;
 };
 
 struct EnabledProbe {

@@ -6,7 +6,6 @@
 #include "codegen/functions/function.h"
 #include "codegen/lowering.h"
 #include "libtrace/consumer.h"
-#include "libtrace/print_value.h"
 
 #include <linux/bpf.h>
 
@@ -24,7 +23,7 @@ using trace::Consumer;
 
 void consume_trace(Consumer &consumer, const ActionDescription &action,
                    std::span<const std::byte> record) {
-    consumer.write(consumer.trace_value(action.values.at(0), record));
+    consumer.output().trace(action.values.at(0), record);
 }
 
 Value lower_trace(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
@@ -47,7 +46,7 @@ void consume_printf(Consumer &consumer, const ActionDescription &action,
         consumer.warn(std::string(action.function) + "(): " + formatted.error().message);
         return;
     }
-    consumer.write(text);
+    consumer.output().printf(arguments, text);
 }
 
 Value lower_printf(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
@@ -63,8 +62,7 @@ void consume_print(Consumer &consumer, const ActionDescription &action,
     if (layout.offset < record.size())
         bytes = record.subspan(layout.offset,
                                std::min<size_t>(layout.size, record.size() - layout.offset));
-    consumer.write(
-        trace::format_printed_value(consumer.program().printed_types, action.printed_type, bytes));
+    consumer.output().print(action.printed_type, bytes);
 }
 
 // print(value): any value but a stack, with every byte of it known (its
@@ -142,8 +140,8 @@ void consume_tracemem(Consumer &consumer, const ActionDescription &action,
         if (shown > 0)
             bytes.size = uint32_t(std::min<int64_t>(shown, bytes.size));
     }
-    consumer.write(trace::format_bytes(
-        record.subspan(std::min<size_t>(bytes.offset, record.size())), bytes.size));
+    consumer.output().tracemem(record.subspan(std::min<size_t>(bytes.offset, record.size())),
+                               bytes.size);
 }
 
 bool check_tracemem(CallCheck &check) {
@@ -202,8 +200,7 @@ Value lower_tracemem(Lowering &l, const ast::Call &call, ClauseState &state, boo
 
 void consume_stack(Consumer &consumer, const ActionDescription &action,
                    std::span<const std::byte> record) {
-    trace::KeyField stack = consumer.key_field(action.values.at(0), record);
-    consumer.write(trace::format_key_field(stack, consumer.options().print));
+    consumer.output().stack(consumer.key_field(action.values.at(0), record));
 }
 
 // As an action, the frames go into the record; as a value (an aggregation
@@ -235,7 +232,9 @@ Value lower_stack(Lowering &l, const ast::Call &call, ClauseState &state, bool s
 
 void consume_exit(Consumer &consumer, const ActionDescription &action,
                   std::span<const std::byte> record) {
-    consumer.set_exit_status(int(consumer.read<int64_t>(record, action.values.at(0).offset)));
+    const int status = int(consumer.read<int64_t>(record, action.values.at(0).offset));
+    consumer.output().exit(status);
+    consumer.set_exit_status(status);
 }
 
 Value lower_exit(Lowering &l, const ast::Call &call, ClauseState &state, bool) {

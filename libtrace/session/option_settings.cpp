@@ -132,9 +132,15 @@ Status check_range(const OptionSpec &spec, const OptionValue &v,
 }
 
 // The options the consumer reads, which setopt() changes while tracing.
-bool set_consumer_option(ConsumerOptions &options, std::string_view name,
-                         const OptionValue &value) {
-    if (name == "quiet")
+bool set_consumer_option(ConsumerOptions &options, std::string_view name, const OptionValue &value,
+                         const std::optional<std::string> &text) {
+    if (name == "stackformat") {
+        // A choice: the value is one of the option's words.
+        const bool folded = text == "folded";
+        options.print.stack_format =
+            folded ? trace::StackFormat::Folded : trace::StackFormat::Default;
+        options.format.folded_stacks = folded;
+    } else if (name == "quiet")
         options.quiet = value.set;
     else if (name == "flowindent")
         options.flow_indent = value.set;
@@ -180,7 +186,12 @@ Status set_compile_option(const OptionTargets &targets, const std::string &name,
         frames(compile.stackframes, codegen::CompileOptions{}.stackframes);
     else if (name == "ustackframes")
         frames(compile.ustackframes, codegen::CompileOptions{}.ustackframes);
-    else if (name == "zdefs")
+    else if (name == "oformat") {
+        // JSON shows each firing's timestamp: the records carry it.
+        const bool json = value == "json";
+        targets.consumer->output = json ? trace::OutputKind::Json : trace::OutputKind::Text;
+        compile.record_timestamps = json;
+    } else if (name == "zdefs")
         flags.zero_matches_allowed = true;
     else if (name == "defaultargs")
         flags.defaultargs = true;
@@ -228,7 +239,7 @@ Result<std::string> apply_option(const OptionTargets &targets, OptionSource sour
     const OptionValue &v = *parsed;
     if (spec->effect == OptionSpec::Effect::Ignored)
         return targets.noticed->insert(name).second ? trace::no_effect_notice(*spec) : "";
-    if (set_consumer_option(*targets.consumer, name, v) || tracing)
+    if (set_consumer_option(*targets.consumer, name, v, value) || tracing)
         return std::string();
     if (Status set = set_compile_option(targets, name, v, value); !set)
         return std::move(set).error();

@@ -630,7 +630,7 @@ TEST(AggregationPrint, IntegerKeysPrintBySize) {
         AggregationSnapshot snapshot = snapshot_of(sum_function);
         for (int64_t v : {-2, -1, 0, 1, 2})
             record(snapshot, {KeyField::signed_integer(v, width)}, v);
-        printed += format_printa(snapshot, {by_key, 14, {}});
+        printed += format_printa(snapshot, {by_key, 14, StackFormat::Default, {}});
     }
     EXPECT_EQ(printed, "\n"
                        "   0                0\n"
@@ -697,6 +697,43 @@ TEST(AggregationPrint, StackKeysPrintAFrameALine) {
     options.stack_indent = 2;
     options.name_address = nullptr;
     EXPECT_EQ(format_printa(snapshot, options), "\n\n  0x1010\n  0x2020\n                1\n");
+}
+
+TEST(AggregationPrint, FoldedStacksPrintRootFirstOnOneLine) {
+    AggregationSnapshot snapshot = snapshot_of(count_function);
+    record(snapshot, {KeyField::stack({0x1010, 0x2020, 0, 0})}, 0);
+    record(snapshot, {KeyField::stack({0x1010, 0x2020, 0, 0})}, 0);
+    record(snapshot, {KeyField::stack({})}, 0);
+    AggregationPrintOptions options;
+    options.stack_format = StackFormat::Folded;
+    options.name_address = [](const KeyField &, uint64_t address) {
+        return address == 0x1010 ? std::string("vmlinux`vfs_read+0x10")
+                                 : std::string("vmlinux`ksys;read+0x20");
+    };
+    // No blank line first; ';' within a frame becomes '_'; no frames is [empty].
+    EXPECT_EQ(format_printa(snapshot, options), "[empty] 1\n"
+                                                "vmlinux`ksys_read+0x20;vmlinux`vfs_read+0x10 2\n");
+    KeyField stack = KeyField::stack({0x1010, 0x2020});
+    EXPECT_EQ(format_key_field(stack, options), "\nvmlinux`ksys_read+0x20;vmlinux`vfs_read+0x10\n");
+}
+
+TEST(AggregationPrint, FoldedKeysPutOtherFieldsAsFrames) {
+    AggregationSnapshot snapshot = snapshot_of(plain_function(AggregationKind::Sum));
+    record(snapshot,
+           {KeyField::string("bash"), KeyField::signed_integer(-3, 4),
+            KeyField::user_stack({0x4010, 0x4020}, 42)},
+           5);
+    AggregationPrintOptions options;
+    options.stack_format = StackFormat::Folded;
+    options.name_address = [](const KeyField &, uint64_t address) {
+        return "a.out`f" + std::to_string(address);
+    };
+    EXPECT_EQ(format_printa(snapshot, options), "bash;-3;a.out`f16416;a.out`f16400 5\n");
+    // Rows without a stack print as usual, without printa's blank line.
+    AggregationSnapshot plain = snapshot_of(count_function);
+    record(plain, {KeyField::string("a")}, 0);
+    EXPECT_EQ(format_printa(plain, options),
+              "  a                                                                 1\n");
 }
 
 TEST(AggregationPrint, SymbolKeysPrintLikeStrings) {

@@ -566,6 +566,18 @@ TEST(PrintfFormat, KernelStack) {
     EXPECT_EQ(printf_with(context, "%*k", {i32(-6), stack}), "\n      k`f1  \n      k`f22 \n");
 }
 
+TEST(PrintfFormat, FoldedStack) {
+    FormatContext context;
+    context.folded_stacks = true;
+    context.symbols.kernel = [](uint64_t pc) { return "k`f" + std::to_string(pc); };
+    const uint64_t frames[] = {1, 22, 0, 3};
+    StackValue stack{frames, false, 0};
+    // Root first, on one line, padded as %s is.
+    EXPECT_EQ(printf_with(context, "%k|", {stack}), "k`f22;k`f1|");
+    EXPECT_EQ(printf_with(context, "%12k|", {stack}), "  k`f22;k`f1|");
+    EXPECT_EQ(printf_with(context, "%k|", {StackValue{{}, false, 0}}), "[empty]|");
+}
+
 TEST(PrintfFormat, UserStack) {
     FormatContext context;
     context.symbols.user = [](uint32_t pid, uint64_t pc) {
