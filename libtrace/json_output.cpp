@@ -2,6 +2,7 @@
 
 #include "libtrace/consumer.h"
 #include "libtrace/output_format.h"
+#include "libtrace/print_value.h"
 
 #include <unistd.h>
 
@@ -185,11 +186,11 @@ std::vector<BucketRange> bucket_ranges(const AggregationFunction &function) {
 // (else its number), strings and char arrays as strings (up to a NUL),
 // other arrays as arrays, structs and unions as objects of their members
 // (an anonymous member's own members in their place).
-class PrintedValueWriter {
+class PrintedValueWriter : private RecordedBytes {
 public:
     PrintedValueWriter(std::span<const PrintedType> types, std::span<const std::byte> bytes,
                        std::string &out)
-        : types_(types), bytes_(bytes), out_(out) {}
+        : RecordedBytes(bytes), types_(types), out_(out) {}
 
     void value(uint32_t type, uint64_t bit_offset, uint32_t bit_width) {
         const PrintedType *t = type < types_.size() ? &types_[type] : nullptr;
@@ -273,17 +274,6 @@ private:
         }
     }
 
-    uint8_t byte_at(uint64_t offset) const {
-        return offset < bytes_.size() ? uint8_t(bytes_[offset]) : 0;
-    }
-
-    uint64_t unsigned_at(uint64_t offset, uint32_t size) const {
-        uint64_t value = 0;
-        for (uint32_t i = 0; i < size && i < 8; i++)
-            value |= uint64_t(byte_at(offset + i)) << (8 * i);
-        return value;
-    }
-
     int64_t signed_at(uint64_t offset, uint32_t size, bool is_signed) const {
         const uint64_t bits = unsigned_at(offset, size);
         if (!is_signed || size == 0 || size >= 8)
@@ -333,7 +323,6 @@ private:
     }
 
     std::span<const PrintedType> types_;
-    std::span<const std::byte> bytes_;
     std::string &out_;
 };
 

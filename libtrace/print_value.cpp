@@ -19,10 +19,10 @@ std::string printf_string(const char *format, auto... args) {
     return std::string(buffer, std::min<size_t>(size_t(n), sizeof(buffer) - 1));
 }
 
-class ValuePrinter {
+class ValuePrinter : private RecordedBytes {
 public:
     ValuePrinter(std::span<const PrintedType> types, std::span<const std::byte> bytes)
-        : types_(types), bytes_(bytes) {}
+        : RecordedBytes(bytes), types_(types) {}
 
     // One value named `name` (empty at the top, for array elements and for
     // anonymous members) at `depth` members below the top and inside `nest`
@@ -70,18 +70,6 @@ private:
     }
 
     void indent(int levels) { out_.append(size_t(std::max(levels, 0)) * 4, ' '); }
-
-    uint8_t byte_at(uint64_t offset) const {
-        return offset < bytes_.size() ? uint8_t(bytes_[offset]) : 0;
-    }
-
-    // `size` bytes (at most 8) at `offset`, little-endian.
-    uint64_t unsigned_at(uint64_t offset, uint32_t size) const {
-        uint64_t value = 0;
-        for (uint32_t i = 0; i < size && i < 8; i++)
-            value |= uint64_t(byte_at(offset + i)) << (8 * i);
-        return value;
-    }
 
     void hex(uint64_t offset, uint32_t size) {
         switch (size) {
@@ -229,7 +217,6 @@ private:
     }
 
     std::span<const PrintedType> types_;
-    std::span<const std::byte> bytes_;
     std::string out_;
 };
 

@@ -18,10 +18,32 @@
 #include "libtrace/program_description.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 
 namespace dtx::trace {
+
+// A recorded value's bytes as print() and its JSON form read them:
+// little-endian, and past the end as zero.
+class RecordedBytes {
+public:
+    explicit RecordedBytes(std::span<const std::byte> bytes) : bytes_(bytes) {}
+
+    uint8_t byte_at(uint64_t offset) const {
+        return offset < bytes_.size() ? uint8_t(bytes_[offset]) : 0;
+    }
+    // `size` bytes (at most 8) at `offset`.
+    uint64_t unsigned_at(uint64_t offset, uint32_t size) const {
+        uint64_t value = 0;
+        for (uint32_t i = 0; i < size && i < 8; i++)
+            value |= uint64_t(byte_at(offset + i)) << (8 * i);
+        return value;
+    }
+
+private:
+    std::span<const std::byte> bytes_;
+};
 
 // `bytes` holds a value of types[type] (missing bytes read as zero).
 std::string format_printed_value(std::span<const PrintedType> types, uint32_t type,
