@@ -168,10 +168,13 @@ void Lowering::plan_maps() {
         return "dtx_agg_" + (name.empty() ? std::string("_") : name);
     };
     // Each member may hold as many entries as it could in a map of its own.
-    // (Clamped before multiplying: a space up to 2^63 must not overflow.)
+    // (Clamped before multiplying: a space up to 2^63 must not overflow; and
+    // `least`, which grows with the members, within the kernel's maximum.)
     auto entries = [&](const StorageMap &map, uint64_t space, uint64_t entry, uint64_t least) {
         uint64_t each = std::min<uint64_t>(space / entry, kMaxHashEntries);
-        return uint32_t(std::clamp<uint64_t>(each * map.members.size(), least, kMaxHashEntries));
+        return uint32_t(std::clamp<uint64_t>(each * map.members.size(),
+                                             std::min<uint64_t>(least, kMaxHashEntries),
+                                             kMaxHashEntries));
     };
     std::vector<llvm::GlobalVariable *> maps;
     std::vector<llvm::GlobalVariable *> spill_maps(plan.maps.size(), nullptr);

@@ -717,6 +717,19 @@ TEST(CodegenAggregations, KeyedOnesOfOneShapeShareAHashByTheirIndex) {
     EXPECT_EQ(aggregation_map(*b, "s").key_size, 256u);
 }
 
+// At the default aggsize each member of a shared map may hold 65,536 keys:
+// twenty members would want more than a hash's 2^20 entries, which is the
+// most the map gets (string keys: more than the aggsize's share).
+TEST(CodegenAggregations, ManySharingAMapGetTheLargestHash) {
+    std::string program = "BEGIN {";
+    for (int i = 0; i < 20; i++)
+        program += " @a" + std::to_string(i) + "[execname] = count();";
+    auto b = compile(program + " }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_TRUE(b->aggregation("a0")->shared_map);
+    EXPECT_EQ(aggregation_map(*b, "a0").max_entries, 1u << 20);
+}
+
 // ---- enabled probes -------------------------------------------------------------------
 
 TEST(CodegenEnabledProbes, EpidsGoClauseThenProbeOrder) {
