@@ -1,5 +1,7 @@
 #include "libtrace/session/usdt_header.h"
 
+#include "libtrace/usdt_note.h"
+
 #include <cctype>
 #include <map>
 #include <optional>
@@ -234,10 +236,8 @@ std::string usdt_header_text(std::span<const UsdtProbeDefinition> probes,
                 declared += (declared.back() == '*' ? "" : " ") + probe.argument_names[i];
         }
         // The probe as D names it: myprov:::query-start.
-        std::string d_name = probe.probe;
-        for (size_t at = d_name.find("__"); at != std::string::npos; at = d_name.find("__", at))
-            d_name.replace(at, 2, "-");
-        text += "/* " + probe.provider + ":::" + d_name + "(" + declared + ") */\n";
+        text += "/* " + probe.provider + ":::" + trace::usdt_probe_name_in_d(probe.probe) + "(" +
+                declared + ") */\n";
         std::string parameters, arguments;
         for (size_t i = 0; i < probe.argument_types.size(); i++) {
             std::string name = "arg" + std::to_string(i);
