@@ -604,7 +604,10 @@ struct ElfFileLoader {
                 for (const ElfSegment &segment : file.segments_)
                     if (segment.executable && function.address >= segment.vaddr &&
                         function.address - segment.vaddr < segment.memsz)
-                        end = std::min(next_address, segment.vaddr + segment.memsz);
+                        // (A segment reaching past 2^64 ends there, not wrapped below.)
+                        end = std::min(next_address, segment.memsz > UINT64_MAX - segment.vaddr
+                                                         ? UINT64_MAX
+                                                         : segment.vaddr + segment.memsz);
             }
             file.coverage_[i].end = end;
         }
