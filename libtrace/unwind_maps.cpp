@@ -91,22 +91,26 @@ void UnwindMaps::answer(const UnwindRequest &request) {
     const UnwindFileKey key{request.inode, request.device};
     if (published_.contains(identity(key)))
         return;
-    // The mapping's own file, as the program saw it, even where the path in
-    // the maps names another (a file replaced since, another mount namespace).
+    // The mappings' own files, as the program saw them, even where the path
+    // in the maps names another (a file replaced since, another mount
+    // namespace). The process's other code is loaded with the file asked
+    // for: its stacks soon run through them too.
     const std::string proc = "/proc/" + std::to_string(request.pid);
+    bool found = false;
     for (const MapsEntry &entry : parse_maps(read_text(proc + "/maps"))) {
-        if (request.address < entry.start || request.address >= entry.end)
+        if (!entry.executable || entry.inode == 0)
             continue;
         char range[48];
         std::snprintf(range, sizeof(range), "%" PRIx64 "-%" PRIx64, entry.start, entry.end);
         const std::string path = proc + "/map_files/" + range;
-        std::optional<UnwindFileKey> found = key_of(path);
-        if (found && found->inode == key.inode && found->device == key.device) {
-            load_file(path, key);
-            return;
-        }
-        break;
+        std::optional<UnwindFileKey> file = key_of(path);
+        if (!file || published_.contains(identity(*file)))
+            continue;
+        found |= file->inode == key.inode && file->device == key.device;
+        load_file(path, *file);
     }
+    if (found)
+        return;
     if (++failed_requests_[identity(key)] < kRequestAttempts)
         bpf_map_delete_elem(files_fd_, &key);
     else
