@@ -63,6 +63,10 @@ llvm::DIType *BpfDebugInfo::array_type(llvm::DIType *element, uint64_t count) {
                                      builder_->getOrCreateArray({subrange}));
 }
 
+llvm::DIType *BpfDebugInfo::pointer_type(llvm::DIType *pointee) {
+    return builder_->createPointerType(pointee, kPointerBits);
+}
+
 llvm::DIType *BpfDebugInfo::struct_type(std::string_view name, uint64_t size_bytes,
                                         std::span<const BtfStructField> fields) {
     // Alignment is left out (0): BTF has no place for it, and the offsets
@@ -173,12 +177,23 @@ void BpfDebugInfo::define_static_function(llvm::Function &function, unsigned lin
     describe_function(function, line, /*is_local=*/true);
 }
 
-void BpfDebugInfo::describe_function(llvm::Function &function, unsigned line, bool is_local) {
+void BpfDebugInfo::define_global_function(llvm::Function &function,
+                                          std::span<llvm::DIType *const> parameters) {
+    function.setLinkage(llvm::GlobalValue::ExternalLinkage);
+    function.setSection(".text");
+    function.addFnAttr(llvm::Attribute::NoInline);
+    describe_function(function, 0, /*is_local=*/false, parameters);
+}
+
+void BpfDebugInfo::describe_function(llvm::Function &function, unsigned line, bool is_local,
+                                     std::span<llvm::DIType *const> parameters) {
     // BPF code cannot unwind; without this LLVM emits an .eh_frame section.
     function.setDoesNotThrow();
     std::vector<llvm::Metadata *> signature{type_of_ir_value(function.getReturnType())};
     for (llvm::Argument &argument : function.args())
-        signature.push_back(type_of_ir_value(argument.getType()));
+        signature.push_back(argument.getArgNo() < parameters.size()
+                                ? parameters[argument.getArgNo()]
+                                : type_of_ir_value(argument.getType()));
 
     auto flags = llvm::DISubprogram::SPFlagDefinition | llvm::DISubprogram::SPFlagOptimized;
     if (is_local)

@@ -77,6 +77,7 @@ public:
     llvm::DIType *integer_type(unsigned size_bytes, bool is_signed);
     llvm::DIType *char_array_type(uint64_t length);
     llvm::DIType *array_type(llvm::DIType *element, uint64_t count);
+    llvm::DIType *pointer_type(llvm::DIType *pointee);
     // Fields at the offsets the code generator laid them out at.
     llvm::DIType *struct_type(std::string_view name, uint64_t size_bytes,
                               std::span<const BtfStructField> fields);
@@ -104,6 +105,12 @@ public:
     // bpf_loop callback): internal linkage in ".text", where libbpf looks for
     // subprograms, and never inlined, so each clause is compiled once.
     void define_static_function(llvm::Function &function, unsigned line = 0);
+    // A global subprogram: external linkage in ".text", never inlined, which
+    // the kernel verifies once on its own rather than at each call site,
+    // from its BTF prototype: `parameters` types the arguments (a pointer's
+    // pointee sizes the memory it may use).
+    void define_global_function(llvm::Function &function,
+                                std::span<llvm::DIType *const> parameters);
 
     // A source position inside `function` (defined through this class) for
     // IRBuilder::SetCurrentDebugLocation. LLVM's verifier requires one on
@@ -115,7 +122,8 @@ public:
     void finalize();
 
 private:
-    void describe_function(llvm::Function &function, unsigned line, bool is_local);
+    void describe_function(llvm::Function &function, unsigned line, bool is_local,
+                           std::span<llvm::DIType *const> parameters = {});
     llvm::DIType *type_of_ir_value(llvm::Type *type);
     llvm::DIType *uint_attribute(uint32_t value);
 

@@ -104,7 +104,7 @@ void Lowering::capture_stack(llvm::Value *buffer, uint32_t words, bool user, con
 }
 
 llvm::Value *Lowering::unwind_user_stack(llvm::Value *buffer, uint32_t room, const ast::Expr &where,
-                                         ClauseState &) {
+                                         ClauseState &state) {
     if (!unwind_layout_) {
         // In the order of dtx_runtime.c's struct unwind_layout.
         static constexpr std::pair<std::string_view, std::string_view> kMembers[] = {
@@ -149,10 +149,23 @@ llvm::Value *Lowering::unwind_user_stack(llvm::Value *buffer, uint32_t room, con
                             .map_flags = BPF_F_NO_PREALLOC});
         description_.unwinds_user_stacks = true;
     }
+    room = std::min(room, kUnwindFrames);
     if (room == 0)
         return const64(0);
-    return runtime_call("dtx_rt_ustack",
-                        {buffer, const64(room), unwind_rows_map_, unwind_files_map_, output_map_});
+    // One walk's room for all the clause's user stacks: each is copied from it.
+    if (!state.unwind_walk_offset) {
+        const uint32_t offset = state.scratch_offset;
+        scratch(state, kUnwindWalkSize);
+        state.unwind_walk_offset = offset;
+    }
+    llvm::Value *walk = at(state.dctx, scratch_area_offset() + *state.unwind_walk_offset);
+    llvm::Value *frames = at(walk, kUnwindFramesOffset);
+    // What the walk leaves of the last one is not this stack's.
+    zero(frames, room * 8);
+    llvm::Value *depth = runtime_call("dtx_rt_unwind", {walk, const64(room)});
+    if (buffer)
+        copy_bytes(buffer, frames, room * 8);
+    return depth;
 }
 
 const sema::FunctionDescriptor *Lowering::function_of(const ast::Call &call) const {

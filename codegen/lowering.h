@@ -131,6 +131,9 @@ struct ClauseState {
     llvm::StoreInst *masks_cleared = nullptr;
     uint32_t scratch_offset = 0;
     bool scratch_exhausted = false;  // reported once
+    // The scratch the clause's user stacks are walked in (kUnwindWalkSize
+    // bytes), on first use.
+    std::optional<uint32_t> unwind_walk_offset;
     llvm::Value *slot_key = nullptr; // the key of keyless aggregations, on first use
     uint32_t statement = 0;          // 1-based top-level statement (ERROR's arg2)
     // 0 while the clause's own function is being filled, else the part of
@@ -438,9 +441,9 @@ public:
     llvm::Value *kernel_stack_flags(ClauseState &state);
     // The current thread's user stack, walked from its files' call-frame
     // information by dtx_rt_ustack (the maps and the kernel offsets it needs
-    // defined on first use): at most `room` frames into `buffer`, the rest
-    // left as it was; returns how many it found. 0 after an error at `at`
-    // when the kernel's BTF lacks what the walk reads.
+    // defined on first use): `room` words into `buffer` (none when null),
+    // the frames it found then 0s; returns how many it found. 0 after an
+    // error at `where` when the kernel's BTF lacks what the walk reads.
     llvm::Value *unwind_user_stack(llvm::Value *buffer, uint32_t room, const ast::Expr &where,
                                    ClauseState &state);
     // The frames a stack() or ustack() call records: its argument, else the

@@ -14,6 +14,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -137,10 +138,25 @@ Status link_runtime_library(llvm::Module &module, BpfDebugInfo &debug_info) {
 
     // What came in: the functions asked for and the bpf_loop callbacks they
     // use, all without debug info yet. The kernel wants BTF for every one.
-    for (llvm::Function &function : module)
-        if (!function.isDeclaration() && !function.getSubprogram() &&
-            is_runtime_name(function.getName()))
-            debug_info.define_static_function(function);
+    for (llvm::Function &function : module) {
+        if (function.isDeclaration() || function.getSubprogram() ||
+            !is_runtime_name(function.getName()))
+            continue;
+        if (function.getName() == "dtx_rt_unwind") {
+            // Global: dtx_runtime.c's struct unwind_walk, then the room in it.
+            llvm::DIType *walk = debug_info.struct_type(
+                "dtx_rt_unwind_walk", kUnwindWalkSize,
+                std::array{BtfStructField{
+                    "words",
+                    debug_info.array_type(debug_info.integer_type(8, false), kUnwindWalkSize / 8),
+                    0}});
+            llvm::DIType *parameters[] = {debug_info.pointer_type(walk),
+                                          debug_info.integer_type(8, false)};
+            debug_info.define_global_function(function, parameters);
+            continue;
+        }
+        debug_info.define_static_function(function);
+    }
     return {};
 }
 

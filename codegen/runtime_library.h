@@ -44,14 +44,18 @@
 //   dtx_rt_announce_process(processes_map, ring_buffer, epid)
 //                                                -> 1 when it wrote a
 //                                                   trace::ProcessRecord
-//   dtx_rt_ustack(frames, room, rows_map, files_map, ring_buffer)
-//                                                -> the frames found: the
+//   dtx_rt_unwind(walk, room)                    -> the frames found: the
 //                      current user stack, walked from the files' CFI tables
-//                      (trace::UnwindRow), into frames[0 .. room), with
+//                      (trace::UnwindRow), into kUnwindWalkSize bytes of
+//                      `walk`: the frames at kUnwindFramesOffset, at most
+//                      `room` (at most kUnwindFrames; zeroed before), with
 //                      trace::kUserStackTruncated after the last where it
-//                      went on; reads the module's `dtx_unwind_layout` and
-//                      the task storage map `dtx_unwind_mappings` of
-//                      kRecentMappingsSize bytes (struct recent_mappings)
+//                      went on. A global function (verified once per
+//                      program). It reads the module's `dtx_unwind_layout`
+//                      and maps `dtx_unwind_rows`, `dtx_unwind_files`,
+//                      `dtx_output` and the task storage map
+//                      `dtx_unwind_mappings` of kRecentMappingsSize bytes
+//                      (struct recent_mappings)
 //   dtx_rt_strtoll(s, base, number, size)       -> the integer at the start
 //                      of s, as C's strtoll() reads it (base 0 or 2 to 36;
 //                      omitted: 10); `number` is 16 bytes of scratch
@@ -101,8 +105,13 @@ inline constexpr int64_t kRuntimeOmittedArgument = INT64_MAX;
 // The words of dtx_rt_dentry_path's table of kernel offsets.
 inline constexpr size_t kRuntimePathOffsets = 6;
 
-// dtx_rt_ustack's struct recent_mappings: 8 mappings of 7 words, and the next.
+// dtx_rt_unwind's struct recent_mappings: 8 mappings of 7 words, and the next.
 inline constexpr uint32_t kRecentMappingsSize = 8 * 7 * 8 + 8;
+// dtx_rt_unwind's struct unwind_walk: 15 words of the walk's state, then
+// the frames, at most kUnwindFrames.
+inline constexpr uint32_t kUnwindFrames = 127;
+inline constexpr uint32_t kUnwindFramesOffset = 15 * 8;
+inline constexpr uint32_t kUnwindWalkSize = kUnwindFramesOffset + kUnwindFrames * 8;
 
 // The size of strtok's state for strings of `strsize` bytes: whether it holds
 // a string (its first word, which a new firing zeroes), the position reached,

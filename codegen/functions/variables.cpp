@@ -124,9 +124,9 @@ Value lower_stack_depth(Lowering &l, const ast::Expr &expr, ClauseState &state) 
         return {l.const64(0), expr.type};
     llvm::IRBuilder<> &ir = l.ir();
     constexpr uint32_t frames = 127;
-    llvm::Value *buffer = l.scratch(state, frames * 8);
     if (user)
-        return {l.unwind_user_stack(buffer, frames, expr, state), expr.type};
+        return {l.unwind_user_stack(nullptr, frames, expr, state), expr.type};
+    llvm::Value *buffer = l.scratch(state, frames * 8);
     llvm::Value *bytes =
         l.call_helper(BPF_FUNC_get_stack, l.i64(),
                       {state.ctx, buffer, ir.getInt32(frames * 8), l.kernel_stack_flags(state)});

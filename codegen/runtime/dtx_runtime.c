@@ -62,6 +62,9 @@ typedef __UINT64_TYPE__ u64;
 #define DTX_RT_OMITTED 0x7fffffffffffffffLL
 
 #define RUNTIME __attribute__((noinline))
+// A function the kernel verifies once, on its own (BTF linkage global), not
+// at each call site: its pointer arguments are typed by runtime_library.cpp.
+#define GLOBAL __attribute__((noinline))
 #define INLINE static inline __attribute__((always_inline))
 // bpf_loop callbacks: referenced by address, never called directly.
 #define CALLBACK static __attribute__((noinline))
@@ -1405,6 +1408,8 @@ static long (*bpf_find_vma)(void *task, u64 address, void *callback, void *conte
 static long (*bpf_map_delete_elem)(void *map, const void *key) = (void *)3;
 
 #define BPF_NOEXIST 1
+// trace::kMaxUserStackFrames: ustack()'s most (the ustackframes option's).
+#define DTX_RT_USTACK_FRAMES 127
 #define DTX_RT_VM_EXEC 4
 // trace::kUserStackTruncated: the frame that says the stack went on.
 #define DTX_RT_USTACK_TRUNCATED 0xfffffffffffffffeULL
@@ -1469,24 +1474,30 @@ struct recent_mappings {
     struct unwind_mapping recent[DTX_RT_MAPPINGS];
     u64 next; // the entry a new mapping replaces, modulo DTX_RT_MAPPINGS
 };
-extern char dtx_unwind_mappings[];
+// The program's maps, which the code generator defines with these names.
+extern char dtx_unwind_rows[], dtx_unwind_files[], dtx_unwind_mappings[], dtx_output[];
 static void *(*bpf_task_storage_get)(void *map, void *task, void *value, u64 flags) = (void *)156;
 #define BPF_LOCAL_STORAGE_GET_F_CREATE 1
 
+// The walk, in the memory the caller gives dtx_rt_unwind (scratch): the
+// verifier does not follow what memory holds as it follows the stack, so
+// that the states at the start of each step are the same and the loop's
+// verification converges at once.
 struct unwind_walk {
-    u64 *frames;
-    u64 room; // frames' length
-    void *rows, *files, *output;
+    u64 room; // frame's length
     u64 pc, sp, fp;
     u64 exact; // pc is the instruction itself (the first frame, a signal's), not a return address
     u64 depth; // frames written, the truncation mark aside
     struct unwind_mapping mapping; // of pc, once found
     u64 first_row, rows_in_table;  // of the mapping's file; rows_in_table 0: no table
-    struct recent_mappings *recent;
+    u64 frame[DTX_RT_USTACK_FRAMES];
+};
+
+struct unwind_loop {
+    struct unwind_walk *walk;
 };
 
 struct row_search {
-    void *rows;
     u64 low, high, offset;
 };
 
@@ -1535,7 +1546,9 @@ CALLBACK long dtx_rt_unwind_recent(u32 index, struct mapping_search *search) {
 // holds code.
 INLINE long find_mapping(struct unwind_walk *walk, u64 pc) {
     struct unwind_mapping *m = &walk->mapping;
-    struct recent_mappings *recent = walk->recent;
+    void *task = bpf_get_current_task_btf();
+    struct recent_mappings *recent =
+        bpf_task_storage_get(dtx_unwind_mappings, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
     struct unwind_mapping *cached = 0;
     u64 now = bpf_ktime_get_ns();
     if (recent) {
@@ -1549,14 +1562,16 @@ INLINE long find_mapping(struct unwind_walk *walk, u64 pc) {
         *m = *cached;
         return (m->flags & DTX_RT_VM_EXEC) != 0;
     }
-    long looked_up = bpf_find_vma(bpf_get_current_task_btf(), pc, dtx_rt_unwind_mapping, m, 0);
+    struct unwind_mapping mapping = {0}; // bpf_find_vma's callback writes to the stack only
+    long looked_up = bpf_find_vma(task, pc, dtx_rt_unwind_mapping, &mapping, 0);
     if (looked_up == -DTX_RT_EBUSY && cached) {
         *m = *cached;
         return (m->flags & DTX_RT_VM_EXEC) != 0;
     }
     if (looked_up != 0)
         return 0;
-    m->seen = now;
+    mapping.seen = now;
+    *m = mapping;
     if (recent) {
         if (!cached)
             cached = &recent->recent[recent->next++ & (DTX_RT_MAPPINGS - 1)];
@@ -1574,7 +1589,7 @@ INLINE void find_table(struct unwind_walk *walk, u64 pc) {
     if (!m->inode)
         return;
     struct unwind_file_key key = {m->inode, m->device};
-    struct unwind_file *file = bpf_map_lookup_elem(walk->files, &key);
+    struct unwind_file *file = bpf_map_lookup_elem(dtx_unwind_files, &key);
     if (file) {
         if (file->state == FILE_TABLE) {
             walk->first_row = file->first_row;
@@ -1583,7 +1598,7 @@ INLINE void find_table(struct unwind_walk *walk, u64 pc) {
         return;
     }
     struct unwind_file asked = {0, 0, FILE_ASKED, 0};
-    if (bpf_map_update_elem(walk->files, &key, &asked, BPF_NOEXIST) != 0)
+    if (bpf_map_update_elem(dtx_unwind_files, &key, &asked, BPF_NOEXIST) != 0)
         return;
     struct {
         u32 epid;
@@ -1598,8 +1613,8 @@ INLINE void find_table(struct unwind_walk *walk, u64 pc) {
                  pc,
                  m->inode,
                  m->device};
-    if (bpf_ringbuf_output(walk->output, &request, sizeof(request), BPF_RB_FORCE_WAKEUP) != 0)
-        bpf_map_delete_elem(walk->files, &key);
+    if (bpf_ringbuf_output(dtx_output, &request, sizeof(request), BPF_RB_FORCE_WAKEUP) != 0)
+        bpf_map_delete_elem(dtx_unwind_files, &key);
 }
 
 CALLBACK long dtx_rt_unwind_search(u32 index, struct row_search *search) {
@@ -1608,7 +1623,7 @@ CALLBACK long dtx_rt_unwind_search(u32 index, struct row_search *search) {
     if (low + 1 >= high)
         return 1;
     u32 middle = (u32)((low + high) / 2);
-    struct unwind_row *row = bpf_map_lookup_elem(search->rows, &middle);
+    struct unwind_row *row = bpf_map_lookup_elem(dtx_unwind_rows, &middle);
     if (!row || row->offset > search->offset)
         search->high = middle;
     else
@@ -1619,14 +1634,13 @@ CALLBACK long dtx_rt_unwind_search(u32 index, struct row_search *search) {
 // The row covering `offset` in the mapping's table, or null.
 INLINE struct unwind_row *find_row(struct unwind_walk *walk, u64 offset) {
     u32 first = (u32)walk->first_row;
-    struct unwind_row *row = bpf_map_lookup_elem(walk->rows, &first);
+    struct unwind_row *row = bpf_map_lookup_elem(dtx_unwind_rows, &first);
     if (!row || row->offset > offset)
         return 0;
-    struct row_search search = {walk->rows, walk->first_row, walk->first_row + walk->rows_in_table,
-                                offset};
+    struct row_search search = {walk->first_row, walk->first_row + walk->rows_in_table, offset};
     bpf_loop(32, dtx_rt_unwind_search, &search, 0);
     u32 found = (u32)search.low;
-    return bpf_map_lookup_elem(walk->rows, &found);
+    return bpf_map_lookup_elem(dtx_unwind_rows, &found);
 }
 
 INLINE u64 read_user_word(u64 address, long *failed) {
@@ -1700,9 +1714,10 @@ INLINE long row_step(struct unwind_walk *walk, const struct unwind_row *row) {
     return ra != 0;
 }
 
-CALLBACK long dtx_rt_unwind_step(u32 index, struct unwind_walk *walk) {
+CALLBACK long dtx_rt_unwind_step(u32 index, struct unwind_loop *loop) {
+    struct unwind_walk *walk = loop->walk;
     u64 i = unlinked(index);
-    if (i >= walk->room)
+    if (i >= walk->room || i >= DTX_RT_USTACK_FRAMES)
         return 1;
     u64 pc = walk->pc;
     struct unwind_mapping *m = &walk->mapping;
@@ -1710,14 +1725,14 @@ CALLBACK long dtx_rt_unwind_step(u32 index, struct unwind_walk *walk) {
         if (!find_mapping(walk, pc)) {
             m->start = m->end = 0;
             // Not code: what led here was not a frame.
-            walk->frames[i] = i == 0 ? pc : DTX_RT_USTACK_TRUNCATED;
+            walk->frame[i] = i == 0 ? pc : DTX_RT_USTACK_TRUNCATED;
             if (i == 0)
                 walk->depth = 1;
             return 1;
         }
         find_table(walk, pc);
     }
-    walk->frames[i] = pc;
+    walk->frame[i] = pc;
     walk->depth = i + 1;
     if (!m->inode)
         return 1;
@@ -1729,30 +1744,34 @@ CALLBACK long dtx_rt_unwind_step(u32 index, struct unwind_walk *walk) {
     } else {
         step = frame_pointer_step(walk);
     }
-    if (step < 0 && i + 1 < walk->room)
-        walk->frames[i + 1] = DTX_RT_USTACK_TRUNCATED;
+    u64 next = i + 1;
+    barrier_var(next);
+    if (step < 0 && next < walk->room && next < DTX_RT_USTACK_FRAMES)
+        walk->frame[next] = DTX_RT_USTACK_TRUNCATED;
     return step <= 0;
 }
 
-// The current thread's user stack into frames[0 .. room): program counters
-// from the innermost, DTX_RT_USTACK_TRUNCATED last where it could not be
-// followed further. Returns how many frames it found (0 in a kernel thread).
-RUNTIME s64 dtx_rt_ustack(u64 *frames, u64 room, void *rows, void *files, void *output) {
-    void *task = bpf_get_current_task_btf();
-    struct user_regs *regs = bpf_task_pt_regs(task);
+// The current thread's user stack into walk->frame[0 .. room) (room at
+// most DTX_RT_USTACK_FRAMES; the caller zeroes them): program counters from
+// the innermost, DTX_RT_USTACK_TRUNCATED last where it could not be
+// followed further. Returns how many frames it found (0 in a kernel
+// thread). A global function, which the kernel verifies once in each
+// program whatever its call sites: the walk is the largest thing it
+// verifies.
+GLOBAL s64 dtx_rt_unwind(struct unwind_walk *walk, u64 room) {
+    if (!walk)
+        return 0;
+    struct user_regs *regs = bpf_task_pt_regs(bpf_get_current_task_btf());
     if (!regs || (regs->cs & 3) != 3)
         return 0;
-    struct unwind_walk walk = {.frames = frames,
-                               .room = room,
-                               .rows = rows,
-                               .files = files,
-                               .output = output,
-                               .pc = regs->ip,
-                               .sp = regs->sp,
-                               .fp = regs->bp,
-                               .exact = 1,
-                               .recent = bpf_task_storage_get(dtx_unwind_mappings, task, 0,
-                                                              BPF_LOCAL_STORAGE_GET_F_CREATE)};
-    bpf_loop((u32)room, dtx_rt_unwind_step, &walk, 0);
-    return (s64)walk.depth;
+    walk->room = room;
+    walk->pc = regs->ip;
+    walk->sp = regs->sp;
+    walk->fp = regs->bp;
+    walk->exact = 1;
+    walk->depth = 0;
+    walk->mapping.start = walk->mapping.end = 0;
+    struct unwind_loop loop = {walk};
+    bpf_loop(DTX_RT_USTACK_FRAMES, dtx_rt_unwind_step, &loop, 0);
+    return (s64)walk->depth;
 }
