@@ -346,6 +346,38 @@ TEST(ElfFile, FunctionAtCoversSizedAndUnsizedSymbols) {
     EXPECT_EQ(file->function_at(~uint64_t{0}), nullptr);
 }
 
+// Stripped to .dynsym, a library names only its exported functions: an
+// address in a local one is in no function, whether the exported function
+// below it has a size (which ends it) or not (.eh_frame then tells where
+// that function ends, or where the next one begins).
+TEST(ElfFile, SizelessSymbolsEndWhereEhFrameSays) {
+    auto built = open_ok(trigger("libdtx-sizeless-lib.so"));
+    auto stripped = open_ok(trigger("libdtx-sizeless-lib-stripped.so"));
+    ASSERT_TRUE(built && stripped);
+    EXPECT_TRUE(stripped->find("dtx_local_after_cfi").empty()) << "not stripped";
+    const ElfFunction *with_cfi = find_one(*stripped, "dtx_sizeless_with_cfi");
+    const ElfFunction *without_cfi = find_one(*stripped, "dtx_sizeless_without_cfi");
+    ASSERT_TRUE(with_cfi && without_cfi);
+    EXPECT_EQ(with_cfi->size, 0u);
+    EXPECT_EQ(without_cfi->size, 0u);
+    // xor %eax, %eax; ret: its FDE's 3 bytes, then padding.
+    EXPECT_EQ(stripped->function_at(with_cfi->address), with_cfi);
+    EXPECT_EQ(stripped->function_at(with_cfi->address + 2), with_cfi);
+    EXPECT_EQ(stripped->function_at(with_cfi->address + 3), nullptr);
+    // mov $2, %eax; ret: no FDE, up to the next FDE's start.
+    EXPECT_EQ(stripped->function_at(without_cfi->address + 5), without_cfi);
+    for (const char *name :
+         {"dtx_local_after_cfi", "dtx_local_after_nocfi", "dtx_local_after_sized"}) {
+        const ElfFunction *local = find_one(*built, name);
+        ASSERT_TRUE(local);
+        EXPECT_EQ(local->binding, Binding::Local) << name;
+        ASSERT_GT(local->size, 0u) << name;
+        EXPECT_EQ(built->function_at(local->address), local) << name;
+        EXPECT_EQ(stripped->function_at(local->address), nullptr) << name;
+        EXPECT_EQ(stripped->function_at(local->address + local->size - 1), nullptr) << name;
+    }
+}
+
 TEST(ElfFile, LibcVersionsAndAliases) {
     if (access(kLibc, R_OK) != 0)
         GTEST_SKIP() << "no " << kLibc;
