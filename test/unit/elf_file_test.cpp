@@ -378,6 +378,34 @@ TEST(ElfFile, SizelessSymbolsEndWhereEhFrameSays) {
     }
 }
 
+// The same for a library as the compiler makes it (dtx-unwind-lib, -O2):
+// stripped, none of the functions it does not export (unwind_lib_middle,
+// crtstuff's) is named after one it does.
+TEST(ElfFile, LocalFunctionsOfStrippedLibraryAreUnnamed) {
+    TemporaryDirectory directory;
+    const std::string library = trigger("libdtx-unwind-lib.so");
+    const std::string stripped = directory.path("libdtx-unwind-lib.so");
+    ASSERT_EQ(std::system(("objcopy --strip-all '" + library + "' '" + stripped + "'").c_str()), 0);
+    auto built = open_ok(library);
+    auto file = open_ok(stripped);
+    ASSERT_TRUE(built && file);
+    ASSERT_TRUE(find_one(*built, "unwind_lib_middle"));
+    EXPECT_TRUE(file->find("unwind_lib_middle").empty()) << "not stripped";
+    const ElfFunction *call = find_one(*file, "unwind_lib_call");
+    ASSERT_TRUE(call);
+    EXPECT_EQ(file->function_at(call->address + call->size - 1), call);
+    for (const ElfFunction &function : built->functions()) {
+        // (Hidden ones too, _init and _fini: global, but not exported.)
+        if (function.plt_stub || !file->find(function.name).empty())
+            continue;
+        EXPECT_EQ(file->function_at(function.address), nullptr) << function.name;
+        if (function.size > 0) {
+            EXPECT_EQ(file->function_at(function.address + function.size - 1), nullptr)
+                << function.name;
+        }
+    }
+}
+
 TEST(ElfFile, LibcVersionsAndAliases) {
     if (access(kLibc, R_OK) != 0)
         GTEST_SKIP() << "no " << kLibc;
