@@ -10,7 +10,11 @@
 // traces only a.out's calls). When the file has a separate debug file (by
 // build-id under /usr/lib/debug/.build-id, or by .gnu_debuglink next to the
 // file, in its .debug directory or under /usr/lib/debug), that file's .symtab
-// adds the local functions the stripped file lacks.
+// adds the local functions the stripped file lacks. A symbol without size
+// (hand-written assembly, crtstuff) is taken to reach the next symbol, but not
+// past the end of its function as .eh_frame's FDEs tell it, nor over a
+// function that only .eh_frame knows of: a stripped library's static
+// functions are in no symbol table.
 //
 // Names are kept without their symbol version ("malloc", not
 // "malloc@@GLIBC_2.2.5"); the version is kept beside the name.
@@ -89,7 +93,8 @@ public:
 
     // The preferred function whose [address, address + size) contains `vaddr`
     // (or, for symbols without size, the nearest one below it in the same
-    // executable segment); nullptr when none does.
+    // executable segment, unless .eh_frame says that function ends before
+    // `vaddr` or another begins between them); nullptr when none does.
     const ElfFunction *function_at(uint64_t vaddr) const;
 
     // The file offset of link-time virtual address `vaddr` (PT_LOAD segments),
@@ -120,9 +125,10 @@ private:
     std::vector<ElfSegment> segments_;
     std::vector<ElfFunction> functions_;
     // Per function: the end of the range it covers (address + size, or up to
-    // the next symbol for one without size) and the highest such end of it
-    // and every function before it, so that function_at() can stop looking
-    // back once no earlier function reaches the address.
+    // the next symbol or .eh_frame boundary for one without size) and the
+    // highest such end of it and every function before it, so that
+    // function_at() can stop looking back once no earlier function reaches
+    // the address.
     struct Coverage {
         uint64_t end = 0, reach = 0;
     };

@@ -346,6 +346,66 @@ TEST(ElfFile, FunctionAtCoversSizedAndUnsizedSymbols) {
     EXPECT_EQ(file->function_at(~uint64_t{0}), nullptr);
 }
 
+// Stripped to .dynsym, a library names only its exported functions: an
+// address in a local one is in no function, whether the exported function
+// below it has a size (which ends it) or not (.eh_frame then tells where
+// that function ends, or where the next one begins).
+TEST(ElfFile, SizelessSymbolsEndWhereEhFrameSays) {
+    auto built = open_ok(trigger("libdtx-sizeless-lib.so"));
+    auto stripped = open_ok(trigger("libdtx-sizeless-lib-stripped.so"));
+    ASSERT_TRUE(built && stripped);
+    EXPECT_TRUE(stripped->find("dtx_local_after_cfi").empty()) << "not stripped";
+    const ElfFunction *with_cfi = find_one(*stripped, "dtx_sizeless_with_cfi");
+    const ElfFunction *without_cfi = find_one(*stripped, "dtx_sizeless_without_cfi");
+    ASSERT_TRUE(with_cfi && without_cfi);
+    EXPECT_EQ(with_cfi->size, 0u);
+    EXPECT_EQ(without_cfi->size, 0u);
+    // xor %eax, %eax; ret: its FDE's 3 bytes, then padding.
+    EXPECT_EQ(stripped->function_at(with_cfi->address), with_cfi);
+    EXPECT_EQ(stripped->function_at(with_cfi->address + 2), with_cfi);
+    EXPECT_EQ(stripped->function_at(with_cfi->address + 3), nullptr);
+    // mov $2, %eax; ret: no FDE, up to the next FDE's start.
+    EXPECT_EQ(stripped->function_at(without_cfi->address + 5), without_cfi);
+    for (const char *name :
+         {"dtx_local_after_cfi", "dtx_local_after_nocfi", "dtx_local_after_sized"}) {
+        const ElfFunction *local = find_one(*built, name);
+        ASSERT_TRUE(local);
+        EXPECT_EQ(local->binding, Binding::Local) << name;
+        ASSERT_GT(local->size, 0u) << name;
+        EXPECT_EQ(built->function_at(local->address), local) << name;
+        EXPECT_EQ(stripped->function_at(local->address), nullptr) << name;
+        EXPECT_EQ(stripped->function_at(local->address + local->size - 1), nullptr) << name;
+    }
+}
+
+// The same for a library as the compiler makes it (dtx-unwind-lib, -O2):
+// stripped, none of the functions it does not export (unwind_lib_middle,
+// crtstuff's) is named after one it does.
+TEST(ElfFile, LocalFunctionsOfStrippedLibraryAreUnnamed) {
+    TemporaryDirectory directory;
+    const std::string library = trigger("libdtx-unwind-lib.so");
+    const std::string stripped = directory.path("libdtx-unwind-lib.so");
+    ASSERT_EQ(std::system(("objcopy --strip-all '" + library + "' '" + stripped + "'").c_str()), 0);
+    auto built = open_ok(library);
+    auto file = open_ok(stripped);
+    ASSERT_TRUE(built && file);
+    ASSERT_TRUE(find_one(*built, "unwind_lib_middle"));
+    EXPECT_TRUE(file->find("unwind_lib_middle").empty()) << "not stripped";
+    const ElfFunction *call = find_one(*file, "unwind_lib_call");
+    ASSERT_TRUE(call);
+    EXPECT_EQ(file->function_at(call->address + call->size - 1), call);
+    for (const ElfFunction &function : built->functions()) {
+        // (Hidden ones too, _init and _fini: global, but not exported.)
+        if (function.plt_stub || !file->find(function.name).empty())
+            continue;
+        EXPECT_EQ(file->function_at(function.address), nullptr) << function.name;
+        if (function.size > 0) {
+            EXPECT_EQ(file->function_at(function.address + function.size - 1), nullptr)
+                << function.name;
+        }
+    }
+}
+
 TEST(ElfFile, LibcVersionsAndAliases) {
     if (access(kLibc, R_OK) != 0)
         GTEST_SKIP() << "no " << kLibc;

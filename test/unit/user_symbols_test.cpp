@@ -1,12 +1,14 @@
 // Naming user addresses: functions of this test executable (found in its
-// .symtab), of libc, addresses outside every module, the addresses of a
-// process that has exited since it was remembered, and what is kept of
-// exited processes once they are swept.
+// .symtab), of libc, addresses of stripped executables (module-relative),
+// addresses outside every module, the addresses of a process that has exited
+// since it was remembered, and what is kept of exited processes once they are
+// swept.
 #include "libtrace/user_symbols.h"
 
 #include <gtest/gtest.h>
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -15,6 +17,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 extern "C" __attribute__((noinline, visibility("default"))) int
 dtx_user_symbols_test_function(int n) {
@@ -71,6 +76,93 @@ TEST(UserSymbols, LibcFunction) {
     EXPECT_EQ(symbols.function(::getpid(), address + 1), text);
     EXPECT_EQ(symbols.format(::getpid(), address + 1), text + "+0x1");
     EXPECT_EQ(symbols.module(::getpid(), address), "libc.so.6");
+}
+
+std::string trigger(const std::string &name) {
+    return std::string(DTX_BINARY_DIR) + "/test/triggers/" + name;
+}
+
+// The entry point (_start) of the 64-bit ELF file at `path`; 0 when unreadable.
+uint64_t entry_point(const std::string &path) {
+    Elf64_Ehdr header{};
+    std::ifstream in(path, std::ios::binary);
+    in.read(reinterpret_cast<char *>(&header), sizeof(header));
+    return in ? header.e_entry : 0;
+}
+
+// `program` (a dtx-funcs build) running `sleep 20000`, its own file mapped;
+// killed and reaped with this object.
+class SleepingTrigger {
+public:
+    explicit SleepingTrigger(const std::string &program) {
+        pid_ = ::fork();
+        if (pid_ < 0)
+            std::abort();
+        if (pid_ == 0) {
+            ::execl(program.c_str(), program.c_str(), "sleep", "20000",
+                    static_cast<char *>(nullptr));
+            ::_exit(127);
+        }
+        // The maps show the program once exec has mapped it.
+        const std::string maps = "/proc/" + std::to_string(pid_) + "/maps";
+        for (int i = 0; i < 500; ++i) {
+            std::ifstream in(maps);
+            const std::string text{std::istreambuf_iterator<char>(in), {}};
+            if (text.find(program) != std::string::npos &&
+                text.find("[stack]") != std::string::npos)
+                break;
+            ::usleep(10000);
+        }
+    }
+    ~SleepingTrigger() {
+        ::kill(pid_, SIGKILL);
+        ::waitpid(pid_, nullptr, 0);
+    }
+    pid_t pid() const { return pid_; }
+
+private:
+    pid_t pid_ = -1;
+};
+
+// A stripped executable's address that no symbol covers is named by its
+// module and the address in the file's own terms, its link-time address
+// (what addr2line and objdump take), not its file offset: the two differ in
+// a fixed-address executable. Here, _start, in no symbol table once stripped.
+TEST(UserSymbols, StrippedExecutableAddressIsModuleRelative) {
+    std::string directory =
+        (std::filesystem::temp_directory_path() / "dtx-user-symbols-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(directory.data()), nullptr);
+    // A fixed-address copy, stripped here; the build strips the PIE one.
+    const std::string nopie = directory + "/dtx-funcs-nopie";
+    ASSERT_EQ(
+        std::system(
+            ("objcopy --strip-all '" + trigger("dtx-funcs-nopie") + "' '" + nopie + "'").c_str()),
+        0);
+    for (const std::string &program : {trigger("dtx-funcs-nodebug"), nopie}) {
+        const std::string name = std::filesystem::path(program).filename();
+        const uint64_t entry = entry_point(program);
+        ASSERT_NE(entry, 0u) << program;
+        auto file = ElfFile::open(program);
+        ASSERT_TRUE(file) << file.error().message;
+        ASSERT_EQ((*file)->function_at(entry), nullptr) << name << ": _start is named";
+        const std::optional<uint64_t> offset = (*file)->file_offset(entry);
+        ASSERT_TRUE(offset) << name;
+
+        SleepingTrigger running(program);
+        auto modules = read_process_modules(running.pid());
+        ASSERT_TRUE(modules) << modules.error().message;
+        ASSERT_FALSE(modules->empty());
+        ASSERT_EQ(modules->front().path, program);
+        const std::optional<uint64_t> address = modules->front().address_of_offset(*offset);
+        ASSERT_TRUE(address) << name;
+
+        UserSymbols symbols(std::make_shared<ElfFileCache>());
+        EXPECT_EQ(symbols.format(running.pid(), *address), name + "`" + hex(entry));
+        EXPECT_EQ(symbols.format(running.pid(), *address + 4), name + "`" + hex(entry + 4));
+        EXPECT_EQ(symbols.function(running.pid(), *address + 4), name + "`" + hex(entry + 4));
+        EXPECT_EQ(symbols.module(running.pid(), *address + 4), name);
+    }
+    std::filesystem::remove_all(directory);
 }
 
 TEST(UserSymbols, AnonymousMemory) {
