@@ -70,23 +70,10 @@ uint32_t Lowering::record_action(ClauseState &state, trace::ActionDescription ac
     return index;
 }
 
-// Fills `buffer` with the current kernel stack (frames * 8 bytes, zero after
-// the last frame). Without a program context there is no stack to take.
-llvm::Value *Lowering::stack_flags(bool user, ClauseState &state) {
-    if (user)
-        return const64(BPF_F_USER_STACK);
+// bpf_get_stack's flags for the kernel stack: the probe's glue frames skipped.
+llvm::Value *Lowering::kernel_stack_flags(ClauseState &state) {
     llvm::Value *skip = load64(at(state.dctx, ClauseContextLayout::stack_skip));
     return ir_.CreateAnd(skip, const64(BPF_F_SKIP_FIELD_MASK));
-}
-
-llvm::Value *Lowering::stack_into(llvm::Value *buffer, uint32_t frames, bool user,
-                                  ClauseState &state) {
-    zero(buffer, frames * 8);
-    if (!state.ctx)
-        return buffer;
-    call_helper(BPF_FUNC_get_stack, i64(),
-                {state.ctx, buffer, ir_.getInt32((frames - 1) * 8), stack_flags(user, state)});
-    return buffer;
 }
 
 uint32_t Lowering::stack_depth(const ast::Call &call) {
@@ -99,14 +86,73 @@ uint32_t Lowering::stack_depth(const ast::Call &call) {
 }
 
 // A user stack starts with its process's pid (trace::ValueKind::UserStack),
-// which the consumer is told about while the process lives.
-void Lowering::capture_stack(llvm::Value *buffer, uint32_t words, bool user, ClauseState &state) {
+// which the consumer is told about while the process lives. Without a
+// program context (BEGIN, END) there is no stack to take.
+void Lowering::capture_stack(llvm::Value *buffer, uint32_t words, bool user, const ast::Expr &where,
+                             ClauseState &state) {
+    zero(buffer, (words + (user ? 1 : 0)) * 8);
     if (user) {
         announce_process();
         store64(current_process(), buffer);
-        buffer = at(buffer, 8);
+        if (state.ctx)
+            unwind_user_stack(at(buffer, 8), words - 1, where, state);
+        return;
     }
-    stack_into(buffer, words, user, state);
+    if (state.ctx)
+        call_helper(BPF_FUNC_get_stack, i64(),
+                    {state.ctx, buffer, ir_.getInt32((words - 1) * 8), kernel_stack_flags(state)});
+}
+
+llvm::Value *Lowering::unwind_user_stack(llvm::Value *buffer, uint32_t room, const ast::Expr &where,
+                                         ClauseState &) {
+    if (!unwind_layout_) {
+        // In the order of dtx_runtime.c's struct unwind_layout.
+        static constexpr std::pair<std::string_view, std::string_view> kMembers[] = {
+            {"vm_area_struct", "vm_start"},
+            {"vm_area_struct", "vm_end"},
+            {"vm_area_struct", "vm_flags"},
+            {"vm_area_struct", "vm_pgoff"},
+            {"vm_area_struct", "vm_file"},
+            {"file", "f_inode"},
+            {"inode", "i_ino"},
+            {"inode", "i_sb"},
+            {"super_block", "s_dev"}};
+        std::vector<uint64_t> offsets;
+        for (auto [type, member] : kMembers) {
+            std::optional<uint64_t> offset = kernel_member_offset(where, type, member);
+            if (!offset)
+                return const64(0);
+            offsets.push_back(*offset);
+        }
+        unwind_layout_ = debug_->define_global_variable(
+            "dtx_unwind_layout", debug_->array_type(debug_->integer_type(8, false), offsets.size()),
+            llvm::ConstantDataArray::get(context_, offsets), GlobalDataSection::ReadOnly);
+        unwind_rows_map_ = debug_->define_map({.name = description_.unwind_rows_map,
+                                               .type = BPF_MAP_TYPE_ARRAY,
+                                               .max_entries = 1,
+                                               .key = debug_->integer_type(4, false),
+                                               .value = debug_->char_array_type(16),
+                                               .map_flags = BPF_F_MMAPABLE});
+        unwind_files_map_ =
+            debug_->define_map({.name = description_.unwind_files_map,
+                                .type = BPF_MAP_TYPE_HASH,
+                                .max_entries = trace::kUnwindFiles,
+                                .key = debug_->char_array_type(sizeof(trace::UnwindFileKey)),
+                                .value = debug_->char_array_type(sizeof(trace::UnwindFile))});
+        // dtx_runtime.c's struct recent_mappings, in each thread's storage;
+        // the run-time library names the map.
+        debug_->define_map({.name = "dtx_unwind_mappings",
+                            .type = BPF_MAP_TYPE_TASK_STORAGE,
+                            .max_entries = 0,
+                            .key = debug_->integer_type(4, true),
+                            .value = debug_->char_array_type(kRecentMappingsSize),
+                            .map_flags = BPF_F_NO_PREALLOC});
+        description_.unwinds_user_stacks = true;
+    }
+    if (room == 0)
+        return const64(0);
+    return runtime_call("dtx_rt_ustack",
+                        {buffer, const64(room), unwind_rows_map_, unwind_files_map_, output_map_});
 }
 
 const sema::FunctionDescriptor *Lowering::function_of(const ast::Call &call) const {

@@ -434,16 +434,23 @@ public:
     uint32_t record_action(ClauseState &state, trace::ActionDescription action);
     llvm::Value *record_address(ClauseState &state, uint32_t offset);
     llvm::Value *runtime_call(std::string_view name, std::vector<llvm::Value *> args);
-    // bpf_get_stack's flags: user or kernel, skipping the probe's glue frames.
-    llvm::Value *stack_flags(bool user, ClauseState &state);
-    llvm::Value *stack_into(llvm::Value *buffer, uint32_t frames, bool user, ClauseState &state);
+    // bpf_get_stack's flags for the kernel stack, skipping the probe's glue frames.
+    llvm::Value *kernel_stack_flags(ClauseState &state);
+    // The current thread's user stack, walked from its files' call-frame
+    // information by dtx_rt_ustack (the maps and the kernel offsets it needs
+    // defined on first use): at most `room` frames into `buffer`, the rest
+    // left as it was; returns how many it found. 0 after an error at `at`
+    // when the kernel's BTF lacks what the walk reads.
+    llvm::Value *unwind_user_stack(llvm::Value *buffer, uint32_t room, const ast::Expr &where,
+                                   ClauseState &state);
     // The frames a stack() or ustack() call records: its argument, else the
     // stackframes or ustackframes option.
     uint32_t stack_depth(const ast::Call &call);
     // Fills `buffer` with the current kernel or user stack as a record or key
     // holds it: `words` - 1 frames at most, a 0 after the last; a user stack
     // after its pid.
-    void capture_stack(llvm::Value *buffer, uint32_t words, bool user, ClauseState &state);
+    void capture_stack(llvm::Value *buffer, uint32_t words, bool user, const ast::Expr &where,
+                       ClauseState &state);
     // print(value): the value's bytes into the record at `to` (`size` bytes).
     void record_printed_value(const ast::Expr &value, uint32_t size, llvm::Value *to,
                               ClauseState &state);
@@ -573,6 +580,10 @@ public:
     llvm::GlobalVariable *null_string_ = nullptr;      // on first null_string()
     llvm::GlobalVariable *speculations_map_ = nullptr; // on first speculations_map()
     llvm::GlobalVariable *path_offsets_ = nullptr;     // on first path_offsets()
+    // On first unwind_user_stack().
+    llvm::GlobalVariable *unwind_layout_ = nullptr;
+    llvm::GlobalVariable *unwind_rows_map_ = nullptr;
+    llvm::GlobalVariable *unwind_files_map_ = nullptr;
     std::optional<uint32_t> strtok_state_offset_;      // in dctx, on first strtok_state()
     // The string literals, each padded to strsize, in one .rodata global
     // (dtx_strings, made by finish(); a placeholder until then): a global

@@ -44,6 +44,14 @@
 //   dtx_rt_announce_process(processes_map, ring_buffer, epid)
 //                                                -> 1 when it wrote a
 //                                                   trace::ProcessRecord
+//   dtx_rt_ustack(frames, room, rows_map, files_map, ring_buffer)
+//                                                -> the frames found: the
+//                      current user stack, walked from the files' CFI tables
+//                      (trace::UnwindRow), into frames[0 .. room), with
+//                      trace::kUserStackTruncated after the last where it
+//                      went on; reads the module's `dtx_unwind_layout` and
+//                      the task storage map `dtx_unwind_mappings` of
+//                      kRecentMappingsSize bytes (struct recent_mappings)
 //   dtx_rt_strtoll(s, base, number, size)       -> the integer at the start
 //                      of s, as C's strtoll() reads it (base 0 or 2 to 36;
 //                      omitted: 10); `number` is 16 bytes of scratch
@@ -92,6 +100,9 @@ inline constexpr int64_t kRuntimeOmittedArgument = INT64_MAX;
 
 // The words of dtx_rt_dentry_path's table of kernel offsets.
 inline constexpr size_t kRuntimePathOffsets = 6;
+
+// dtx_rt_ustack's struct recent_mappings: 8 mappings of 7 words, and the next.
+inline constexpr uint32_t kRecentMappingsSize = 8 * 7 * 8 + 8;
 
 // The size of strtok's state for strings of `strsize` bytes: whether it holds
 // a string (its first word, which a new firing zeroes), the position reached,

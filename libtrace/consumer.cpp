@@ -85,6 +85,11 @@ void Consumer::consume(std::span<const std::byte> record) {
         remember(read<ProcessRecord>(record, 0).pid);
         return;
     }
+    if (header.epid == kUnwindRequestEpid) {
+        if (options_.unwind_request)
+            options_.unwind_request(read<UnwindRequest>(record, 0));
+        return;
+    }
     if (header.speculation != 0) {
         Speculation &speculation = speculations_[header.speculation];
         speculation.received++;

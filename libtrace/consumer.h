@@ -59,6 +59,8 @@ struct ConsumerOptions {
     // user addresses a record or key holds: its addresses must stay nameable
     // after it exits.
     std::function<void(uint32_t pid)> remember_process;
+    // Called with each UnwindRequest: the program needs a file's unwind table.
+    std::function<void(const UnwindRequest &request)> unwind_request;
     // The most bytes of records one speculation holds (specsize); records
     // beyond are speculative drops.
     uint64_t speculation_size = 4 << 20;

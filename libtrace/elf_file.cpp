@@ -236,21 +236,6 @@ std::string read_build_id(Elf *elf, const SectionMap &sections) {
     return {};
 }
 
-std::vector<ElfSegment> read_segments(Elf *elf) {
-    std::vector<ElfSegment> segments;
-    std::size_t count = 0;
-    if (elf_getphdrnum(elf, &count) != 0)
-        return segments;
-    for (std::size_t i = 0; i < count; ++i) {
-        GElf_Phdr header;
-        if (!gelf_getphdr(elf, static_cast<int>(i), &header) || header.p_type != PT_LOAD)
-            continue;
-        segments.push_back({header.p_vaddr, header.p_memsz, header.p_offset, header.p_filesz,
-                            (header.p_flags & PF_X) != 0});
-    }
-    return segments;
-}
-
 // The names of the versions this file defines (.gnu.version_d), by index as
 // .gnu.version refers to them.
 std::vector<std::string_view> read_version_definitions(Elf *elf, Elf_Scn *verdef) {
@@ -543,7 +528,7 @@ struct ElfFileLoader {
         std::shared_ptr<ElfFile> file(new ElfFile);
         file->path_ = path;
         file->position_independent_ = header.e_type == ET_DYN;
-        file->segments_ = read_segments(elf);
+        file->segments_ = read_load_segments(elf);
         const SectionMap sections = map_sections(elf);
         file->build_id_ = read_build_id(elf, sections);
 
@@ -635,6 +620,28 @@ struct ElfFileLoader {
     }
 };
 
+std::vector<ElfSegment> read_load_segments(Elf *elf) {
+    std::vector<ElfSegment> segments;
+    std::size_t count = 0;
+    if (elf_getphdrnum(elf, &count) != 0)
+        return segments;
+    for (std::size_t i = 0; i < count; ++i) {
+        GElf_Phdr header;
+        if (!gelf_getphdr(elf, static_cast<int>(i), &header) || header.p_type != PT_LOAD)
+            continue;
+        segments.push_back({header.p_vaddr, header.p_memsz, header.p_offset, header.p_filesz,
+                            (header.p_flags & PF_X) != 0});
+    }
+    return segments;
+}
+
+const ElfSegment *file_segment_of(std::span<const ElfSegment> segments, uint64_t vaddr) {
+    for (const ElfSegment &segment : segments)
+        if (vaddr >= segment.vaddr && vaddr - segment.vaddr < segment.filesz)
+            return &segment;
+    return nullptr;
+}
+
 Result<std::shared_ptr<const ElfFile>> ElfFile::open(const std::string &path) {
     return ElfFileLoader::load(path);
 }
@@ -701,9 +708,8 @@ const ElfFunction *ElfFile::function_at(uint64_t vaddr) const {
 }
 
 std::optional<uint64_t> ElfFile::file_offset(uint64_t vaddr) const {
-    for (const ElfSegment &segment : segments_)
-        if (vaddr >= segment.vaddr && vaddr - segment.vaddr < segment.filesz)
-            return segment.offset + (vaddr - segment.vaddr);
+    if (const ElfSegment *segment = file_segment_of(segments_, vaddr))
+        return segment->offset + (vaddr - segment->vaddr);
     return std::nullopt;
 }
 

@@ -28,6 +28,8 @@
 #include <sys/types.h>
 #include <vector>
 
+typedef struct Elf Elf; // libelf's descriptor of an open file (<libelf.h>)
+
 namespace dtx::trace {
 
 struct ElfFunction {
@@ -47,6 +49,12 @@ struct ElfSegment {
     uint64_t vaddr = 0, memsz = 0, offset = 0, filesz = 0;
     bool executable = false;
 };
+
+// The PT_LOAD segments of a file open in libelf, in program-header order.
+std::vector<ElfSegment> read_load_segments(Elf *elf);
+// The segment that maps `vaddr` from the file (not from its zero-filled
+// tail); nullptr when none does.
+const ElfSegment *file_segment_of(std::span<const ElfSegment> segments, uint64_t vaddr);
 
 class ElfFile {
 public:

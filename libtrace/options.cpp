@@ -15,9 +15,10 @@ using Time = OptionTime;
 using Syntax = OptionSyntax;
 using Effect = OptionSpec::Effect;
 
-// dt_options.c's tables, in one list sorted by name, with two of dtx's own:
-// oformat (FreeBSD DTrace's structured output, here JSON lines) and
-// stackformat (folded stacks for flame graphs).
+// dt_options.c's tables, in one list sorted by name, with three of dtx's
+// own: oformat (FreeBSD DTrace's structured output, here JSON lines),
+// stackformat (folded stacks for flame graphs) and unwindsize (the room for
+// ustack()'s unwind tables).
 constexpr std::array kOptions = {
     OptionSpec{"aggpercpu", Time::Compile, Syntax::Flag, Effect::Ignored},
     OptionSpec{"aggrate", Time::Dynamic, Syntax::Rate, Effect::Moot},
@@ -105,6 +106,7 @@ constexpr std::array kOptions = {
     OptionSpec{"udefs", Time::Compile, Syntax::Flag, Effect::Ignored},
     OptionSpec{"undef", Time::Compile, Syntax::Text, Effect::Acts, true},
     OptionSpec{"unodefs", Time::Compile, Syntax::Flag, Effect::Ignored},
+    OptionSpec{"unwindsize", Time::Runtime, Syntax::Size, Effect::Acts},
     OptionSpec{"useruid", Time::Compile, Syntax::Number, Effect::Ignored},
     OptionSpec{"ustackframes", Time::Runtime, Syntax::Toggle, Effect::Acts},
     OptionSpec{"verbose", Time::Compile, Syntax::Flag, Effect::Ignored},

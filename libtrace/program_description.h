@@ -75,6 +75,41 @@ struct ProcessRecord {
     uint32_t unused;
 };
 
+// User stacks are walked in BPF from tables of the files' call-frame
+// information (libtrace/unwind_table.h's UnwindRow, in the array map
+// `unwind_rows_map`), found by file in the hash map `unwind_files_map`. The
+// program asks once for the table of a file it meets without one, with an
+// UnwindRequest naming a process that maps it and an address in it, and
+// walks that file's frames by frame pointers until the table is loaded.
+inline constexpr uint32_t kUnwindRequestEpid = UINT32_MAX - 1;
+struct UnwindRequest {
+    RecordHeader header; // epid kUnwindRequestEpid
+    uint32_t pid;
+    uint32_t unused;
+    uint64_t address;
+    uint64_t inode;
+    uint64_t device; // the kernel's dev_t: major << 20 | minor
+};
+inline constexpr uint32_t kUnwindFiles = 8192; // the files map's entries
+struct UnwindFileKey {
+    uint64_t inode;
+    uint64_t device; // as UnwindRequest's
+};
+struct UnwindFile {
+    enum State : uint32_t {
+        Asked = 0,   // the program asked for the table (or is asking)
+        Table = 1,   // rows [first_row, first_row + rows) of the rows map
+        NoTable = 2, // none to be had: frame pointers only
+    };
+    uint32_t first_row;
+    uint32_t rows;
+    State state;
+    uint32_t unused;
+};
+// The frame ending a user stack that went on but could not be followed (its
+// next return address was not in code); never a user address.
+inline constexpr uint64_t kUserStackTruncated = UINT64_MAX - 1;
+
 // One value in a record or an aggregation key.
 enum class ValueKind : uint8_t {
     Integer,      // `size` bytes, little-endian
@@ -253,6 +288,11 @@ struct ProgramDescription {
     std::string clause_context_map = "dtx_dctx"; // kNestingLevels entries per CPU
     std::string drops_map = "dtx_drops";         // per-CPU u64 counters, see DropCounter
     std::string processes_map = "dtx_user_pids"; // see ProcessRecord; only when needed
+    // See UnwindRequest; only in programs that take user stacks. The
+    // session sizes the rows map (ustack tables' room) before loading.
+    std::string unwind_rows_map = "dtx_unwind_rows";
+    std::string unwind_files_map = "dtx_unwind_files";
+    bool unwinds_user_stacks = false;
     std::string activity_variable = "dtx_activity";
     // Speculations 1 .. speculation_count, slot N of this array map (a
     // SpeculationSlot); only when the program uses them.

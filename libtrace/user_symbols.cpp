@@ -59,6 +59,11 @@ void UserSymbols::remember(pid_t pid) {
     process(pid, false);
 }
 
+void UserSymbols::reread(pid_t pid) {
+    std::lock_guard lock(mutex_);
+    process(pid, true);
+}
+
 std::string UserSymbols::format(pid_t pid, uint64_t address) {
     std::lock_guard lock(mutex_);
     const Resolved resolved = resolve(pid, address);

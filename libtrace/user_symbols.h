@@ -41,6 +41,10 @@ public:
     // Reads `pid`'s maps now (no-op when already known), so its addresses
     // resolve after it exits.
     void remember(pid_t pid);
+    // Reads `pid`'s maps again, as they are now: a -c command's at its exit,
+    // when all it loaded is mapped (it may have been remembered at its first
+    // instructions, before the dynamic linker mapped its libraries).
+    void reread(pid_t pid);
 
     // "module`function+0x10", "module`function", "module`0x1a2b", "0x7f12...".
     std::string format(pid_t pid, uint64_t address);

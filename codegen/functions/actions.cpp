@@ -212,7 +212,7 @@ Value lower_stack(Lowering &l, const ast::Call &call, ClauseState &state, bool s
         llvm::Value *buffer = l.scratch(state, bytes);
         l.zero(buffer, bytes);
         uint32_t room = (bytes - (user ? 8 : 0)) / 8;
-        l.capture_stack(buffer, std::min(l.stack_depth(call) + 1, room), user, state);
+        l.capture_stack(buffer, std::min(l.stack_depth(call) + 1, room), user, call, state);
         return {buffer, call.type};
     }
     // ustack(n, strsize): strsize is for jstack()'s strings, which dtx does not record.
@@ -223,7 +223,7 @@ Value lower_stack(Lowering &l, const ast::Call &call, ClauseState &state, bool s
     layout.size = (user ? 8 : 0) + (frames + 1) * 8;
     layout.offset = l.reserve_record(state, layout.size);
     if (llvm::Value *to = l.record_space(state, layout))
-        l.capture_stack(to, frames + 1, user, state);
+        l.capture_stack(to, frames + 1, user, call, state);
     action.values.push_back(layout);
     return l.finish_action(state, std::move(action), call);
 }

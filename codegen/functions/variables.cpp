@@ -116,7 +116,8 @@ Value lower_epid(Lowering &l, const ast::Expr &expr, ClauseState &state) {
     return lower_context_word<ClauseContextLayout::epid>(l, expr, state);
 }
 
-// stackdepth, ustackdepth: the frames bpf_get_stack finds (127 at most).
+// stackdepth, ustackdepth: the frames the stack has (127 at most), the
+// user stack's as ustack() walks it.
 template <bool user>
 Value lower_stack_depth(Lowering &l, const ast::Expr &expr, ClauseState &state) {
     if (!state.ctx)
@@ -124,9 +125,11 @@ Value lower_stack_depth(Lowering &l, const ast::Expr &expr, ClauseState &state) 
     llvm::IRBuilder<> &ir = l.ir();
     constexpr uint32_t frames = 127;
     llvm::Value *buffer = l.scratch(state, frames * 8);
+    if (user)
+        return {l.unwind_user_stack(buffer, frames, expr, state), expr.type};
     llvm::Value *bytes =
         l.call_helper(BPF_FUNC_get_stack, l.i64(),
-                      {state.ctx, buffer, ir.getInt32(frames * 8), l.stack_flags(user, state)});
+                      {state.ctx, buffer, ir.getInt32(frames * 8), l.kernel_stack_flags(state)});
     llvm::Value *depth = ir.CreateLShr(bytes, 3);
     return {ir.CreateSelect(ir.CreateICmpSLT(bytes, l.const64(0)), l.const64(0), depth), expr.type};
 }
@@ -140,9 +143,16 @@ Value lower_caller(Lowering &l, const ast::Expr &expr, ClauseState &state) {
     llvm::IRBuilder<> &ir = l.ir();
     llvm::Value *buffer = l.scratch(state, 16);
     l.zero(buffer, 16);
-    l.call_helper(BPF_FUNC_get_stack, l.i64(),
-                  {state.ctx, buffer, ir.getInt32(16), l.stack_flags(user, state)});
-    return {l.load64(l.at(buffer, 8)), expr.type};
+    if (!user) {
+        l.call_helper(BPF_FUNC_get_stack, l.i64(),
+                      {state.ctx, buffer, ir.getInt32(16), l.kernel_stack_flags(state)});
+        return {l.load64(l.at(buffer, 8)), expr.type};
+    }
+    l.unwind_user_stack(buffer, 2, expr, state);
+    llvm::Value *caller = l.load64(l.at(buffer, 8));
+    return {ir.CreateSelect(ir.CreateICmpEQ(caller, l.const64(trace::kUserStackTruncated)),
+                            l.const64(0), caller),
+            expr.type};
 }
 
 // zonename: Linux has no zones; every process is in dtrace's "global" zone.

@@ -54,6 +54,7 @@
 // location); shared code is in always-inline helpers.
 
 typedef unsigned char u8;
+typedef unsigned short u16;
 typedef unsigned int u32;
 typedef __INT64_TYPE__ s64;
 typedef __UINT64_TYPE__ u64;
@@ -1380,4 +1381,378 @@ RUNTIME s64 dtx_rt_cleanpath(char *dst, const char *s, u64 *state, u64 size) {
         j = size - 1;
     dst[j] = 0;
     return 1;
+}
+
+// ---- User stacks ---------------------------------------------------------------
+
+// ustack(), ustackdepth and ucaller walk the current thread's user stack from
+// the call-frame information of the files its code is in (.eh_frame,
+// .debug_frame), as tables user space builds once per file
+// (libtrace/unwind_table.h) and loads into the array map `rows`: a file's
+// rows sorted by file offset, found through the hash map `files` by the
+// file's inode and device. Code whose file has no table yet is asked for once
+// (an UnwindRequest record in `output`, see libtrace/program_description.h)
+// and, like code its table does not cover, is walked by frame pointers until
+// the table is there. A return address outside executable mappings ends the
+// stack with DTX_RT_USTACK_TRUNCATED rather than a frame that means nothing;
+// code outside any file (a JIT's, the vDSO) and the outermost frame (whose
+// return address its CFI leaves undefined) end it without.
+
+static void *(*bpf_get_current_task_btf)(void) = (void *)158;
+static void *(*bpf_task_pt_regs)(void *task) = (void *)175;
+static long (*bpf_find_vma)(void *task, u64 address, void *callback, void *context,
+                            u64 flags) = (void *)180;
+static long (*bpf_map_delete_elem)(void *map, const void *key) = (void *)3;
+
+#define BPF_NOEXIST 1
+#define DTX_RT_VM_EXEC 4
+// trace::kUserStackTruncated: the frame that says the stack went on.
+#define DTX_RT_USTACK_TRUNCATED 0xfffffffffffffffeULL
+// trace::kUnwindRequestEpid.
+#define DTX_RT_UNWIND_REQUEST_EPID 0xfffffffeU
+
+// trace::UnwindRow and its rules.
+struct unwind_row {
+    u32 offset;
+    int cfa_offset;
+    short ra_offset;
+    short fp_offset;
+    u8 cfa_rule, ra_rule, fp_rule, flags;
+};
+enum { CFA_NONE, CFA_SP, CFA_FP, CFA_PLT, CFA_DEREF_SP };
+enum { RA_UNDEFINED, RA_CFA, RA_SP };
+enum { FP_SAME, FP_CFA, FP_SP, FP_UNKNOWN };
+#define UNWIND_SIGNAL_FRAME 1
+
+// trace::UnwindFileKey and trace::UnwindFile.
+struct unwind_file_key {
+    u64 inode, device;
+};
+struct unwind_file {
+    u32 first_row, rows, state, unused;
+};
+enum { FILE_ASKED, FILE_TABLE, FILE_NO_TABLE };
+
+// Where the kernel keeps what the walk reads of a mapping, from its BTF:
+// the code generator defines this constant (.rodata) for each program, and
+// LLVM folds the offsets into the loads.
+struct unwind_layout {
+    u64 vma_start, vma_end, vma_flags, vma_pgoff, vma_file;
+    u64 file_inode, inode_number, inode_super_block, super_block_device;
+};
+extern const struct unwind_layout dtx_unwind_layout;
+
+// The x86-64 struct pt_regs members the walk starts from.
+struct user_regs {
+    u64 r15, r14, r13, r12, bp, bx, r11, r10, r9, r8, ax, cx, dx, si, di, orig_ax, ip, cs, flags,
+        sp, ss;
+};
+
+// A mapping holding code, as the walk uses it.
+struct unwind_mapping {
+    u64 start, end, flags, file_start; // file_start: the file offset at `start`
+    u64 inode, device;                 // inode 0: no file
+    u64 seen;                          // when bpf_find_vma last gave it (bpf_ktime_get_ns)
+};
+
+// The mappings a thread's stacks went through lately, in its task storage
+// (the map `dtx_unwind_mappings`): bpf_find_vma, which the walk would call
+// for each module, works once per program run where interrupts are off (in
+// profile-N's), as the mm lock it takes is then let go later, by an
+// irq_work; the cache gives the walk the others. An entry is used as it is
+// for DTX_RT_MAPPING_FRESH ns, then checked again (a mapping that went with
+// munmap is then forgotten), and used as it is where it cannot be checked.
+#define DTX_RT_MAPPINGS 8
+#define DTX_RT_MAPPING_FRESH 1000000000ULL
+#define DTX_RT_EBUSY 16
+struct recent_mappings {
+    struct unwind_mapping recent[DTX_RT_MAPPINGS];
+    u64 next; // the entry a new mapping replaces, modulo DTX_RT_MAPPINGS
+};
+extern char dtx_unwind_mappings[];
+static void *(*bpf_task_storage_get)(void *map, void *task, void *value, u64 flags) = (void *)156;
+#define BPF_LOCAL_STORAGE_GET_F_CREATE 1
+
+struct unwind_walk {
+    u64 *frames;
+    u64 room; // frames' length
+    void *rows, *files, *output;
+    u64 pc, sp, fp;
+    u64 exact; // pc is the instruction itself (the first frame, a signal's), not a return address
+    u64 depth; // frames written, the truncation mark aside
+    struct unwind_mapping mapping; // of pc, once found
+    u64 first_row, rows_in_table;  // of the mapping's file; rows_in_table 0: no table
+    struct recent_mappings *recent;
+};
+
+struct row_search {
+    void *rows;
+    u64 low, high, offset;
+};
+
+struct mapping_search {
+    struct recent_mappings *recent;
+    u64 pc;
+    u64 found; // the entry's index + 1
+};
+
+#define FIELD(pointer, offset, type) (*(type *)((char *)(pointer) + (offset)))
+
+CALLBACK long dtx_rt_unwind_mapping(void *task, void *vma, struct unwind_mapping *mapping) {
+    (void)task;
+    const struct unwind_layout *o = &dtx_unwind_layout;
+    mapping->start = FIELD(vma, o->vma_start, u64);
+    mapping->end = FIELD(vma, o->vma_end, u64);
+    mapping->flags = FIELD(vma, o->vma_flags, u64);
+    mapping->file_start = FIELD(vma, o->vma_pgoff, u64) * DTX_RT_PAGE_SIZE;
+    mapping->inode = 0;
+    mapping->device = 0;
+    void *file = FIELD(vma, o->vma_file, void *);
+    if (!file)
+        return 0;
+    void *inode = FIELD(file, o->file_inode, void *);
+    if (!inode)
+        return 0;
+    mapping->inode = FIELD(inode, o->inode_number, u64);
+    void *super_block = FIELD(inode, o->inode_super_block, void *);
+    if (super_block)
+        mapping->device = FIELD(super_block, o->super_block_device, u32);
+    return 0;
+}
+
+CALLBACK long dtx_rt_unwind_recent(u32 index, struct mapping_search *search) {
+    u64 i = unlinked(index);
+    if (i >= DTX_RT_MAPPINGS)
+        return 1;
+    struct unwind_mapping *m = &search->recent->recent[i];
+    if (search->pc < m->start || search->pc >= m->end)
+        return 0;
+    search->found = i + 1;
+    return 1;
+}
+
+// The mapping holding pc into walk->mapping: 1 when there is one and it
+// holds code.
+INLINE long find_mapping(struct unwind_walk *walk, u64 pc) {
+    struct unwind_mapping *m = &walk->mapping;
+    struct recent_mappings *recent = walk->recent;
+    struct unwind_mapping *cached = 0;
+    u64 now = bpf_ktime_get_ns();
+    if (recent) {
+        struct mapping_search search = {recent, pc, 0};
+        bpf_loop(DTX_RT_MAPPINGS, dtx_rt_unwind_recent, &search, 0);
+        u64 found = unlinked(search.found - 1);
+        if (found < DTX_RT_MAPPINGS)
+            cached = &recent->recent[found];
+    }
+    if (cached && now - cached->seen < DTX_RT_MAPPING_FRESH) {
+        *m = *cached;
+        return (m->flags & DTX_RT_VM_EXEC) != 0;
+    }
+    long looked_up = bpf_find_vma(bpf_get_current_task_btf(), pc, dtx_rt_unwind_mapping, m, 0);
+    if (looked_up == -DTX_RT_EBUSY && cached) {
+        *m = *cached;
+        return (m->flags & DTX_RT_VM_EXEC) != 0;
+    }
+    if (looked_up != 0)
+        return 0;
+    m->seen = now;
+    if (recent) {
+        if (!cached)
+            cached = &recent->recent[recent->next++ & (DTX_RT_MAPPINGS - 1)];
+        *cached = *m;
+    }
+    return (m->flags & DTX_RT_VM_EXEC) != 0;
+}
+
+// The table of the mapping's file: asks user space for it the first time
+// the file is seen (a request that does not reach it is asked again).
+INLINE void find_table(struct unwind_walk *walk, u64 pc) {
+    struct unwind_mapping *m = &walk->mapping;
+    walk->first_row = 0;
+    walk->rows_in_table = 0;
+    if (!m->inode)
+        return;
+    struct unwind_file_key key = {m->inode, m->device};
+    struct unwind_file *file = bpf_map_lookup_elem(walk->files, &key);
+    if (file) {
+        if (file->state == FILE_TABLE) {
+            walk->first_row = file->first_row;
+            walk->rows_in_table = file->rows;
+        }
+        return;
+    }
+    struct unwind_file asked = {0, 0, FILE_ASKED, 0};
+    if (bpf_map_update_elem(walk->files, &key, &asked, BPF_NOEXIST) != 0)
+        return;
+    struct {
+        u32 epid;
+        u16 cpu, speculation;
+        u32 pid, unused;
+        u64 address, inode, device;
+    } request = {DTX_RT_UNWIND_REQUEST_EPID,
+                 (u16)bpf_get_smp_processor_id(),
+                 0,
+                 (u32)(bpf_get_current_pid_tgid() >> 32),
+                 0,
+                 pc,
+                 m->inode,
+                 m->device};
+    if (bpf_ringbuf_output(walk->output, &request, sizeof(request), BPF_RB_FORCE_WAKEUP) != 0)
+        bpf_map_delete_elem(walk->files, &key);
+}
+
+CALLBACK long dtx_rt_unwind_search(u32 index, struct row_search *search) {
+    (void)index;
+    u64 low = search->low, high = search->high;
+    if (low + 1 >= high)
+        return 1;
+    u32 middle = (u32)((low + high) / 2);
+    struct unwind_row *row = bpf_map_lookup_elem(search->rows, &middle);
+    if (!row || row->offset > search->offset)
+        search->high = middle;
+    else
+        search->low = middle;
+    return 0;
+}
+
+// The row covering `offset` in the mapping's table, or null.
+INLINE struct unwind_row *find_row(struct unwind_walk *walk, u64 offset) {
+    u32 first = (u32)walk->first_row;
+    struct unwind_row *row = bpf_map_lookup_elem(walk->rows, &first);
+    if (!row || row->offset > offset)
+        return 0;
+    struct row_search search = {walk->rows, walk->first_row, walk->first_row + walk->rows_in_table,
+                                offset};
+    bpf_loop(32, dtx_rt_unwind_search, &search, 0);
+    u32 found = (u32)search.low;
+    return bpf_map_lookup_elem(walk->rows, &found);
+}
+
+INLINE u64 read_user_word(u64 address, long *failed) {
+    u64 value = 0;
+    if (bpf_probe_read_user(&value, sizeof(value), (const void *)address) != 0)
+        *failed = 1;
+    return value;
+}
+
+// The caller's registers by the frame-pointer chain: 1 when it has them,
+// 0 at its end, -1 when the chain cannot be followed.
+INLINE long frame_pointer_step(struct unwind_walk *walk) {
+    u64 fp = walk->fp;
+    if (fp == 0)
+        return 0;
+    if (fp < walk->sp || (fp & 7))
+        return -1;
+    u64 saved[2];
+    if (bpf_probe_read_user(saved, sizeof(saved), (const void *)fp) != 0)
+        return -1;
+    walk->fp = saved[0];
+    walk->pc = saved[1];
+    walk->sp = fp + 16;
+    walk->exact = 0;
+    return saved[1] != 0;
+}
+
+// The caller's registers by the row: as frame_pointer_step.
+INLINE long row_step(struct unwind_walk *walk, const struct unwind_row *row) {
+    u64 sp = walk->sp, fp = walk->fp, cfa;
+    long failed = 0;
+    switch (row->cfa_rule) {
+    case CFA_SP:
+        cfa = sp + row->cfa_offset;
+        break;
+    case CFA_FP:
+        cfa = fp + row->cfa_offset;
+        break;
+    case CFA_PLT:
+        cfa = sp + row->cfa_offset + ((walk->pc & 15) >= (u64)(row->flags >> 4) ? 8 : 0);
+        break;
+    case CFA_DEREF_SP:
+        cfa = read_user_word(sp + row->cfa_offset, &failed);
+        break;
+    default:
+        return frame_pointer_step(walk);
+    }
+    u64 ra;
+    if (row->ra_rule == RA_CFA)
+        ra = read_user_word(cfa + row->ra_offset, &failed);
+    else if (row->ra_rule == RA_SP)
+        ra = read_user_word(sp + row->ra_offset, &failed);
+    else
+        return 0; // the outermost frame
+    if (row->fp_rule == FP_CFA)
+        fp = read_user_word(cfa + row->fp_offset, &failed);
+    else if (row->fp_rule == FP_SP)
+        fp = read_user_word(sp + row->fp_offset, &failed);
+    else if (row->fp_rule == FP_UNKNOWN)
+        fp = 0;
+    if (failed)
+        return -1;
+    // The stack is walked towards its base, except into a signal's
+    // (which may be on another stack).
+    if (cfa <= sp && !(row->flags & UNWIND_SIGNAL_FRAME))
+        return -1;
+    walk->pc = ra;
+    walk->sp = cfa;
+    walk->fp = fp;
+    walk->exact = row->flags & UNWIND_SIGNAL_FRAME;
+    return ra != 0;
+}
+
+CALLBACK long dtx_rt_unwind_step(u32 index, struct unwind_walk *walk) {
+    u64 i = unlinked(index);
+    if (i >= walk->room)
+        return 1;
+    u64 pc = walk->pc;
+    struct unwind_mapping *m = &walk->mapping;
+    if (pc < m->start || pc >= m->end) {
+        if (!find_mapping(walk, pc)) {
+            m->start = m->end = 0;
+            // Not code: what led here was not a frame.
+            walk->frames[i] = i == 0 ? pc : DTX_RT_USTACK_TRUNCATED;
+            if (i == 0)
+                walk->depth = 1;
+            return 1;
+        }
+        find_table(walk, pc);
+    }
+    walk->frames[i] = pc;
+    walk->depth = i + 1;
+    if (!m->inode)
+        return 1;
+    long step;
+    if (walk->rows_in_table) {
+        u64 offset = pc - m->start + m->file_start - (walk->exact ? 0 : 1);
+        struct unwind_row *row = find_row(walk, offset);
+        step = row ? row_step(walk, row) : frame_pointer_step(walk);
+    } else {
+        step = frame_pointer_step(walk);
+    }
+    if (step < 0 && i + 1 < walk->room)
+        walk->frames[i + 1] = DTX_RT_USTACK_TRUNCATED;
+    return step <= 0;
+}
+
+// The current thread's user stack into frames[0 .. room): program counters
+// from the innermost, DTX_RT_USTACK_TRUNCATED last where it could not be
+// followed further. Returns how many frames it found (0 in a kernel thread).
+RUNTIME s64 dtx_rt_ustack(u64 *frames, u64 room, void *rows, void *files, void *output) {
+    void *task = bpf_get_current_task_btf();
+    struct user_regs *regs = bpf_task_pt_regs(task);
+    if (!regs || (regs->cs & 3) != 3)
+        return 0;
+    struct unwind_walk walk = {.frames = frames,
+                               .room = room,
+                               .rows = rows,
+                               .files = files,
+                               .output = output,
+                               .pc = regs->ip,
+                               .sp = regs->sp,
+                               .fp = regs->bp,
+                               .exact = 1,
+                               .recent = bpf_task_storage_get(dtx_unwind_mappings, task, 0,
+                                                              BPF_LOCAL_STORAGE_GET_F_CREATE)};
+    bpf_loop((u32)room, dtx_rt_unwind_step, &walk, 0);
+    return (s64)walk.depth;
 }

@@ -31,6 +31,7 @@ struct SessionFlags {
     bool defaultargs = false;
     bool destructive = false; // -w, destructive
     bool errtags = false;     // errors in dtrace's one-line form
+    uint64_t unwindsize = 16 << 20; // room for ustack()'s unwind tables, in bytes
 };
 
 // What an option may change; compile and flags are null for setopt(), which

@@ -6,6 +6,8 @@
 #include "libtrace/interruptible_output.h"
 #include "libtrace/kernel_symbols.h"
 #include "libtrace/session/session_impl.h"
+#include "libtrace/unwind_maps.h"
+#include "libtrace/unwind_table.h"
 #include "libtrace/user_symbols.h"
 #include "providers/provider.h"
 
@@ -31,6 +33,9 @@ namespace {
 
 using trace::Activity;
 using trace::ProgramDescription;
+
+// The last frame of a user stack that went on but could not be followed.
+constexpr std::string_view kTruncatedFrame = "[truncated]";
 
 uint64_t clock_ns(clockid_t clock) {
     timespec ts{};
@@ -166,6 +171,7 @@ struct Session::Impl::Tracing {
     trace::AttachmentSet attachments;
     int begin_fd = -1, end_fd = -1;
     std::shared_ptr<trace::UserSymbols> user_symbols;
+    std::optional<trace::UnwindMaps> unwind; // when the program takes user stacks
     std::unique_ptr<trace::InterruptibleOutput> output;
     std::unique_ptr<trace::Consumer> consumer;
     std::unique_ptr<ring_buffer, RingBufferFree> ring;
@@ -229,6 +235,9 @@ Status Session::Impl::load(Tracing &tracing) {
     if (bpf_map *dctx = object.map(description.clause_context_map))
         bpf_map__set_max_entries(dctx, uint32_t(std::max(libbpf_num_possible_cpus(), 1)) *
                                            trace::kNestingLevels);
+    const auto unwind_rows = uint32_t(flags.unwindsize / sizeof(trace::UnwindRow));
+    if (bpf_map *rows = object.map(description.unwind_rows_map))
+        bpf_map__set_max_entries(rows, unwind_rows);
     uint64_t walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
     object.set_global_variable("dtx_walltime_offset",
                                std::as_bytes(std::span(&walltime_offset, 1)));
@@ -258,6 +267,42 @@ Status Session::Impl::load(Tracing &tracing) {
                 tracing.activity =
                     reinterpret_cast<uint32_t *>(tracing.data.data() + variable->offset);
         }
+    }
+    if (description.unwinds_user_stacks)
+        return load_unwind_tables(tracing, unwind_rows);
+    return {};
+}
+
+// The unwind tables of the -c and -p processes' modules, before they run
+// (a -c command's as its dynamic linker will load them): their stacks are
+// whole from the first event. Other processes' files are loaded when the
+// program asks (Consumer: UnwindRequest).
+Status Session::Impl::load_unwind_tables(Tracing &tracing, uint32_t rows) {
+    const ProgramDescription &description = compiled->description;
+    Result<trace::UnwindMaps> maps = trace::UnwindMaps::open(
+        tracing.object.map_fd(description.unwind_rows_map), rows,
+        tracing.object.map_fd(description.unwind_files_map), [this](const std::string &warning) {
+            std::fprintf(err, "dtx: warning: %s\n", warning.c_str());
+        });
+    if (!maps)
+        return maps.error();
+    tracing.unwind.emplace(std::move(*maps));
+    for (pid_t pid : targets.pids()) {
+        std::optional<std::string> held = targets.held_executable(pid);
+        Result<std::vector<trace::ProcessModule>> modules =
+            held ? trace::predict_executable_modules(*held) : trace::read_process_modules(pid);
+        if (modules)
+            for (const trace::ProcessModule &module : *modules)
+                tracing.unwind->load(module.open_path);
+    }
+    if (options.verbose) {
+        const trace::UnwindMaps::Statistics &loaded = tracing.unwind->statistics();
+        std::fprintf(err,
+                     "dtx: unwind tables of %zu files (%zu without) before tracing: %llu of "
+                     "%llu rows, built in %.3f s\n",
+                     loaded.files, loaded.files_without,
+                     static_cast<unsigned long long>(loaded.rows),
+                     static_cast<unsigned long long>(loaded.capacity), loaded.build_seconds);
     }
     return {};
 }
@@ -329,12 +374,19 @@ Status Session::Impl::begin(Tracing &tracing, const Interrupts &interrupts) {
     consumer_setup.remember_process = [user_symbols](uint32_t pid) {
         user_symbols->remember(pid_t(pid));
     };
+    if (tracing.unwind)
+        consumer_setup.unwind_request = [&unwind =
+                                             *tracing.unwind](const trace::UnwindRequest &request) {
+            unwind.answer(request);
+        };
     consumer_setup.print.name_address = [kernel_table, kernel_name,
                                          user_symbols](const trace::KeyField &field,
                                                        uint64_t address) -> std::string {
         trace::SymbolForm form =
             field.kind == trace::KeyFieldKind::Symbol ? field.form : trace::SymbolForm::Address;
         if (field.user) {
+            if (address == trace::kUserStackTruncated)
+                return std::string(kTruncatedFrame);
             auto pid = pid_t(field.pid);
             return form == trace::SymbolForm::Function ? user_symbols->function(pid, address)
                    : form == trace::SymbolForm::Module ? user_symbols->module(pid, address)
@@ -352,6 +404,8 @@ Status Session::Impl::begin(Tracing &tracing, const Interrupts &interrupts) {
     };
     consumer_setup.format.symbols.kernel = kernel_name;
     consumer_setup.format.symbols.user = [user_symbols](uint32_t pid, uint64_t address) {
+        if (address == trace::kUserStackTruncated)
+            return std::string(kTruncatedFrame);
         return user_symbols->format(pid_t(pid), address);
     };
     if (target_pid)
@@ -424,7 +478,7 @@ Status Session::Impl::consume(Tracing &tracing, const Interrupts &interrupts) {
     // A target that exits before its user addresses are named (aggregations
     // print at the end) is held at its exit until its modules are read.
     if (tracing.object.map(compiled->description.processes_map))
-        targets.hold_exits([symbols = tracing.user_symbols](pid_t pid) { symbols->remember(pid); });
+        targets.hold_exits([symbols = tracing.user_symbols](pid_t pid) { symbols->reread(pid); });
     if (Status released = targets.release_command(); !released) {
         tracing.status_without_exit = 1;
         std::fprintf(err, "dtx: %s\n", released.error().message.c_str());

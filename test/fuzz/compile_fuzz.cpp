@@ -67,7 +67,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             trampolines.push_back(test::constant_trampoline(*probe, [](unsigned i) { return i; }));
 
     codegen::CompileInput input{program, checked, enabling.clause_probes, trampolines, probes};
-    if (!codegen::compile_program(input, codegen::CompileOptions{}, diags))
+    if (!codegen::compile_program(input, test::with_kernel_layouts({}), diags))
         diags.render(sink);
     return 0;
 }

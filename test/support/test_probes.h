@@ -5,8 +5,10 @@
 // clauses. Such programs load and run under BPF_PROG_TEST_RUN.
 #pragma once
 
+#include "codegen/compile.h"
 #include "codegen/trampoline.h"
 #include "libtrace/probe.h"
+#include "libtrace/vmlinux_btf.h"
 #include "parser/ast.h"
 
 #include <algorithm>
@@ -16,6 +18,14 @@
 #include <vector>
 
 namespace dtx::test {
+
+// `options` with the running kernel's struct layouts (from its BTF), which
+// the session gives the code generator: ustack()'s walk reads mappings.
+inline codegen::CompileOptions with_kernel_layouts(codegen::CompileOptions options) {
+    if (!options.kernel_member_offset)
+        options.kernel_member_offset = trace::kernel_member_offset;
+    return options;
+}
 
 // A trampoline for `probe` whose argument i is argument(i).
 inline codegen::TrampolineSpec constant_trampoline(const trace::Probe &probe,

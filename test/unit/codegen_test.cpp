@@ -127,7 +127,7 @@ std::unique_ptr<Build> compile(const std::vector<std::string> &texts,
             trampolines.push_back(test_trampoline(*probe));
 
     codegen::CompileInput input{b->program, b->checked, b->clause_probes, trampolines, b->probes};
-    b->compiled = codegen::compile_program(input, options, b->diags);
+    b->compiled = codegen::compile_program(input, test::with_kernel_layouts(options), b->diags);
     if (!b->compiled)
         ADD_FAILURE() << "compile failed:\n" << b->errors();
     return b;
@@ -177,7 +177,7 @@ std::unique_ptr<Build> compile_with_providers(const std::string &text,
             for (providers::Trampoline &t : providers[p]->trampolines(enabled[p]))
                 trampolines.push_back(std::move(t.spec));
     codegen::CompileInput input{b->program, b->checked, b->clause_probes, trampolines, b->probes};
-    b->compiled = codegen::compile_program(input, options, b->diags);
+    b->compiled = codegen::compile_program(input, test::with_kernel_layouts(options), b->diags);
     if (!b->compiled)
         ADD_FAILURE() << "compile failed:\n" << b->errors();
     return b;
@@ -1142,17 +1142,23 @@ TEST(CodegenKernel, UserAddressesAnnounceTheirProcessOnce) {
     std::optional<std::string> error = load(object, *b->compiled);
     ASSERT_FALSE(error) << *error;
     std::vector<std::vector<char>> records = run_begin(object, *b->compiled);
-    ASSERT_EQ(records.size(), 2u);
+    ASSERT_EQ(records.size(), 3u);
     auto announced = read_at<trace::ProcessRecord>(records[0], 0);
     EXPECT_EQ(announced.header.epid, trace::kProcessRecordEpid);
     EXPECT_EQ(announced.pid, uint32_t(getpid()));
-    const std::vector<char> &record = records[1];
+    // ustack()'s walk met code whose file has no unwind table yet: it asks, once.
+    auto asked = read_at<trace::UnwindRequest>(records[1], 0);
+    EXPECT_EQ(asked.header.epid, trace::kUnwindRequestEpid);
+    EXPECT_EQ(asked.pid, uint32_t(getpid()));
+    EXPECT_NE(asked.address, 0u);
+    EXPECT_NE(asked.inode, 0u);
+    const std::vector<char> &record = records[2];
     EXPECT_EQ(read_at<uint64_t>(record, b->value(0, 0).offset), uint64_t(getpid()));
     EXPECT_NE(read_at<uint64_t>(record, b->value(0, 0).offset + 8), 0u); // a frame
     EXPECT_EQ(read_at<uint64_t>(record, b->value(0, 1).offset), uint64_t(getpid()));
     // The program ran from the bpf() system call: uregs[15] is orig_rax, its number.
     EXPECT_EQ(read_at<int64_t>(record, b->value(0, 2).offset), SYS_bpf);
-    EXPECT_EQ(run_begin(object, *b->compiled).size(), 1u); // no second announcement
+    EXPECT_EQ(run_begin(object, *b->compiled).size(), 1u); // no second announcement or request
 }
 
 // What the consumer prints at exit once BEGIN has run.
@@ -1183,7 +1189,9 @@ TEST(CodegenKernel, ConsumerNamesUserKeysThroughTheirProcess) {
     std::optional<std::string> error = load(object, *b->compiled);
     ASSERT_FALSE(error) << *error;
     std::vector<std::vector<char>> records = run_begin(object, *b->compiled);
-    ASSERT_EQ(records.size(), 1u); // the announcement only: aggregations write no record
+    // The announcement and ustack()'s request for an unwind table only:
+    // aggregations write no record.
+    ASSERT_EQ(records.size(), 2u);
 
     std::vector<uint32_t> remembered;
     trace::ConsumerOptions options;
