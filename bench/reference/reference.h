@@ -1,9 +1,11 @@
 // What the hand-written reference loaders share: owning libbpf's objects and
 // links, choosing the one program of an object to load, running a command to
-// its end, and reading their one counter (slot 0 of a per-CPU array, summed).
+// its end or holding it before exec (to attach for its pid alone), and reading
+// their one counter (slot 0 of a per-CPU array, summed).
 #pragma once
 
 #include <bpf/libbpf.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -78,3 +80,50 @@ inline int run_command(char **argv) {
     }
     return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
+
+// A command forked and waiting, before exec, for a byte on a pipe: its pid is
+// known before it runs, so that the probes can be attached for it alone.
+struct HeldCommand {
+    pid_t pid = -1;
+    int release_fd = -1;
+
+    bool start(char **argv) {
+        int fds[2];
+        if (pipe2(fds, O_CLOEXEC) != 0)
+            return false;
+        pid = fork();
+        if (pid == 0) {
+            close(fds[1]);
+            char byte;
+            if (read(fds[0], &byte, 1) != 1) // the loader gave up
+                _exit(127);
+            execv(argv[0], argv);
+            std::fprintf(stderr, "cannot run %s: %s\n", argv[0], std::strerror(errno));
+            _exit(127);
+        }
+        close(fds[0]);
+        release_fd = fds[1];
+        return pid > 0;
+    }
+
+    // Lets the command exec and waits for its exit; its exit status.
+    int run() {
+        char byte = 1;
+        if (write(release_fd, &byte, 1) != 1)
+            std::fprintf(stderr, "cannot release the command: %s\n", std::strerror(errno));
+        close(release_fd);
+        release_fd = -1;
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+    }
+
+    // A command never released exits on EOF; reap it.
+    ~HeldCommand() {
+        if (release_fd < 0)
+            return;
+        close(release_fd);
+        waitpid(pid, nullptr, 0);
+    }
+};
