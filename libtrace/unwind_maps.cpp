@@ -25,10 +25,23 @@ namespace {
 // again (by the next process meeting it) this many times, then given up.
 constexpr int kRequestAttempts = 3;
 
-size_t mapped_size(uint32_t capacity) {
-    const size_t page = size_t(sysconf(_SC_PAGESIZE));
-    const size_t bytes = size_t(capacity) * sizeof(UnwindRow);
-    return (bytes + page - 1) / page * page;
+// Writes `rows` at row `first` of the rows map through a mapping of just
+// the pages they fall in: a mapping of the whole map would count all of it
+// (16 MB by default) in dtx's resident memory.
+bool write_rows(int rows_fd, uint64_t first, std::span<const UnwindRow> rows) {
+    const uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
+    const uint64_t begin = first * sizeof(UnwindRow);
+    const uint64_t end = begin + rows.size_bytes();
+    const uint64_t mapped_begin = begin / page * page;
+    const uint64_t mapped_size = (end - mapped_begin + page - 1) / page * page;
+    void *mapped = mmap(nullptr, mapped_size, PROT_READ | PROT_WRITE, MAP_SHARED, rows_fd,
+                        off_t(mapped_begin));
+    if (mapped == MAP_FAILED)
+        return false;
+    std::memcpy(static_cast<char *>(mapped) + (begin - mapped_begin), rows.data(),
+                rows.size_bytes());
+    munmap(mapped, mapped_size);
+    return true;
 }
 
 std::pair<uint64_t, uint64_t> identity(const UnwindFileKey &key) {
@@ -55,30 +68,10 @@ uint64_t kernel_device(dev_t device) {
     return (uint64_t(major(device)) << 20) | minor(device);
 }
 
-Result<UnwindMaps> UnwindMaps::open(int rows_fd, uint32_t capacity, int files_fd,
-                                    std::function<void(const std::string &)> warn) {
-    void *rows =
-        mmap(nullptr, mapped_size(capacity), PROT_READ | PROT_WRITE, MAP_SHARED, rows_fd, 0);
-    if (rows == MAP_FAILED)
-        return errno_error("could not map the unwind tables' map", "mmap", errno);
-    return UnwindMaps(rows, capacity, files_fd, std::move(warn));
-}
-
-UnwindMaps::UnwindMaps(void *rows, uint32_t capacity, int files_fd,
+UnwindMaps::UnwindMaps(int rows_fd, uint32_t capacity, int files_fd,
                        std::function<void(const std::string &)> warn)
-    : rows_(rows), capacity_(capacity), files_fd_(files_fd), warn_(std::move(warn)) {
+    : rows_fd_(rows_fd), capacity_(capacity), files_fd_(files_fd), warn_(std::move(warn)) {
     statistics_.capacity = capacity;
-}
-
-UnwindMaps::UnwindMaps(UnwindMaps &&other) noexcept
-    : rows_(std::exchange(other.rows_, nullptr)), capacity_(other.capacity_),
-      files_fd_(other.files_fd_), warn_(std::move(other.warn_)), warned_full_(other.warned_full_),
-      published_(std::move(other.published_)), failed_requests_(std::move(other.failed_requests_)),
-      statistics_(other.statistics_) {}
-
-UnwindMaps::~UnwindMaps() {
-    if (rows_)
-        munmap(rows_, mapped_size(capacity_));
 }
 
 void UnwindMaps::load(const std::string &path) {
@@ -124,10 +117,10 @@ void UnwindMaps::load_file(const std::string &path, const UnwindFileKey &key) {
     if (Result<UnwindTable> table = build_unwind_table(path); table && !table->rows.empty()) {
         const std::vector<UnwindRow> &rows = table->rows;
         if (rows.size() <= capacity_ - used) {
-            std::memcpy(static_cast<UnwindRow *>(rows_) + used, rows.data(),
-                        rows.size() * sizeof(UnwindRow));
-            file = UnwindFile{uint32_t(used), uint32_t(rows.size()), UnwindFile::Table, 0};
-            statistics_.rows += rows.size();
+            if (write_rows(rows_fd_, used, rows)) {
+                file = UnwindFile{uint32_t(used), uint32_t(rows.size()), UnwindFile::Table, 0};
+                statistics_.rows += rows.size();
+            }
         } else if (!warned_full_ && warn_) {
             warned_full_ = true;
             warn_("the unwind tables' room (unwindsize, " +

@@ -1,7 +1,7 @@
 // The unwind tables of the files a program's user stacks run through, in
 // the program's maps (program_description.h's UnwindRequest): each file's
 // table is built once (libtrace/unwind_table.h), written after the others
-// into the rows map, which is mapped into dtx's memory, and then published
+// into the rows map (through a mapping of those pages), and then published
 // in the files map under the file's inode and device, where the program
 // finds it. Files are loaded before tracing (the -c and -p processes'
 // modules) or when the program asks for one it met.
@@ -32,12 +32,8 @@ public:
 
     // `rows_fd`: the rows map, an mmapable array of `capacity` UnwindRows;
     // `files_fd`: the files map. `warn` hears, once, that the rows map is full.
-    static Result<UnwindMaps> open(int rows_fd, uint32_t capacity, int files_fd,
-                                   std::function<void(const std::string &)> warn);
-    UnwindMaps(UnwindMaps &&other) noexcept;
-    UnwindMaps &operator=(UnwindMaps &&other) = delete;
-    UnwindMaps(const UnwindMaps &) = delete;
-    ~UnwindMaps();
+    UnwindMaps(int rows_fd, uint32_t capacity, int files_fd,
+               std::function<void(const std::string &)> warn);
 
     // The table of the file at `path` (which may be a /proc/PID/map_files or
     // /proc/PID/root path), unless its file has one already.
@@ -49,14 +45,12 @@ public:
     const Statistics &statistics() const { return statistics_; }
 
 private:
-    UnwindMaps(void *rows, uint32_t capacity, int files_fd,
-               std::function<void(const std::string &)> warn);
     // Builds and publishes the table of the file open at `path`, whose
     // identity is `key`; NoTable when it has none to give.
     void load_file(const std::string &path, const UnwindFileKey &key);
     void publish(const UnwindFileKey &key, const UnwindFile &file);
 
-    void *rows_ = nullptr; // the rows map, mapped
+    int rows_fd_ = -1;
     uint32_t capacity_ = 0;
     int files_fd_ = -1;
     std::function<void(const std::string &)> warn_;

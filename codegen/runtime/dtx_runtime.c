@@ -1497,16 +1497,6 @@ struct unwind_loop {
     struct unwind_walk *walk;
 };
 
-struct row_search {
-    u64 low, high, offset;
-};
-
-struct mapping_search {
-    struct recent_mappings *recent;
-    u64 pc;
-    u64 found; // the entry's index + 1
-};
-
 #define FIELD(pointer, offset, type) (*(type *)((char *)(pointer) + (offset)))
 
 CALLBACK long dtx_rt_unwind_mapping(void *task, void *vma, struct unwind_mapping *mapping) {
@@ -1531,17 +1521,6 @@ CALLBACK long dtx_rt_unwind_mapping(void *task, void *vma, struct unwind_mapping
     return 0;
 }
 
-CALLBACK long dtx_rt_unwind_recent(u32 index, struct mapping_search *search) {
-    u64 i = unlinked(index);
-    if (i >= DTX_RT_MAPPINGS)
-        return 1;
-    struct unwind_mapping *m = &search->recent->recent[i];
-    if (search->pc < m->start || search->pc >= m->end)
-        return 0;
-    search->found = i + 1;
-    return 1;
-}
-
 // The mapping holding pc into walk->mapping: 1 when there is one and it
 // holds code.
 INLINE long find_mapping(struct unwind_walk *walk, u64 pc) {
@@ -1551,13 +1530,12 @@ INLINE long find_mapping(struct unwind_walk *walk, u64 pc) {
         bpf_task_storage_get(dtx_unwind_mappings, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
     struct unwind_mapping *cached = 0;
     u64 now = bpf_ktime_get_ns();
-    if (recent) {
-        struct mapping_search search = {recent, pc, 0};
-        bpf_loop(DTX_RT_MAPPINGS, dtx_rt_unwind_recent, &search, 0);
-        u64 found = unlinked(search.found - 1);
-        if (found < DTX_RT_MAPPINGS)
-            cached = &recent->recent[found];
-    }
+    if (recent)
+        for (int i = 0; i < DTX_RT_MAPPINGS; i++)
+            if (pc >= recent->recent[i].start && pc < recent->recent[i].end) {
+                cached = &recent->recent[i];
+                break;
+            }
     if (cached && now - cached->seen < DTX_RT_MAPPING_FRESH) {
         *m = *cached;
         return (m->flags & DTX_RT_VM_EXEC) != 0;
@@ -1617,29 +1595,28 @@ INLINE void find_table(struct unwind_walk *walk, u64 pc) {
         bpf_map_delete_elem(dtx_unwind_files, &key);
 }
 
-CALLBACK long dtx_rt_unwind_search(u32 index, struct row_search *search) {
-    (void)index;
-    u64 low = search->low, high = search->high;
-    if (low + 1 >= high)
-        return 1;
-    u32 middle = (u32)((low + high) / 2);
-    struct unwind_row *row = bpf_map_lookup_elem(dtx_unwind_rows, &middle);
-    if (!row || row->offset > search->offset)
-        search->high = middle;
-    else
-        search->low = middle;
-    return 0;
-}
-
-// The row covering `offset` in the mapping's table, or null.
+// The row covering `offset` in the mapping's table, or null: a binary
+// search in a loop of its own (a bpf_loop callback would cost a call and a return each
+// step, which kernels that mitigate returns make slow), whose two sides
+// leave the same state, so that the verifier merges them at each step.
+#define DTX_RT_ROW_SEARCH_STEPS 32
 INLINE struct unwind_row *find_row(struct unwind_walk *walk, u64 offset) {
     u32 first = (u32)walk->first_row;
     struct unwind_row *row = bpf_map_lookup_elem(dtx_unwind_rows, &first);
     if (!row || row->offset > offset)
         return 0;
-    struct row_search search = {walk->first_row, walk->first_row + walk->rows_in_table, offset};
-    bpf_loop(32, dtx_rt_unwind_search, &search, 0);
-    u32 found = (u32)search.low;
+    u64 low = walk->first_row, high = walk->first_row + walk->rows_in_table;
+    for (int step = 0; step < DTX_RT_ROW_SEARCH_STEPS; step++) {
+        if (low + 1 >= high)
+            break;
+        u32 middle = (u32)((low + high) / 2);
+        struct unwind_row *at = bpf_map_lookup_elem(dtx_unwind_rows, &middle);
+        if (!at || at->offset > offset)
+            high = middle;
+        else
+            low = middle;
+    }
+    u32 found = (u32)low;
     return bpf_map_lookup_elem(dtx_unwind_rows, &found);
 }
 
@@ -1689,13 +1666,22 @@ INLINE long row_step(struct unwind_walk *walk, const struct unwind_row *row) {
         return frame_pointer_step(walk);
     }
     u64 ra;
-    if (row->ra_rule == RA_CFA)
+    const int adjacent =
+        row->ra_rule == RA_CFA && row->fp_rule == FP_CFA && row->fp_offset + 8 == row->ra_offset;
+    if (adjacent) {
+        // The usual frame of code with a frame pointer: both in one read.
+        u64 saved[2];
+        if (bpf_probe_read_user(saved, sizeof(saved), (const void *)(cfa + row->fp_offset)) != 0)
+            return -1;
+        fp = saved[0];
+        ra = saved[1];
+    } else if (row->ra_rule == RA_CFA)
         ra = read_user_word(cfa + row->ra_offset, &failed);
     else if (row->ra_rule == RA_SP)
         ra = read_user_word(sp + row->ra_offset, &failed);
     else
         return 0; // the outermost frame
-    if (row->fp_rule == FP_CFA)
+    if (row->fp_rule == FP_CFA && !adjacent)
         fp = read_user_word(cfa + row->fp_offset, &failed);
     else if (row->fp_rule == FP_SP)
         fp = read_user_word(sp + row->fp_offset, &failed);

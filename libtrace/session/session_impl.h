@@ -55,7 +55,7 @@ struct Session::Impl {
     // tracing.cpp: the steps of trace(), in order.
     struct Tracing;
     Status load(Tracing &tracing);
-    Status load_unwind_tables(Tracing &tracing, uint32_t rows);
+    void load_unwind_tables(Tracing &tracing, uint32_t rows);
     Status attach(Tracing &tracing);
     Status begin(Tracing &tracing, const Interrupts &interrupts);
     Status consume(Tracing &tracing, const Interrupts &interrupts);

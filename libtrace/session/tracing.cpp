@@ -269,7 +269,7 @@ Status Session::Impl::load(Tracing &tracing) {
         }
     }
     if (description.unwinds_user_stacks)
-        return load_unwind_tables(tracing, unwind_rows);
+        load_unwind_tables(tracing, unwind_rows);
     return {};
 }
 
@@ -277,16 +277,13 @@ Status Session::Impl::load(Tracing &tracing) {
 // (a -c command's as its dynamic linker will load them): their stacks are
 // whole from the first event. Other processes' files are loaded when the
 // program asks (Consumer: UnwindRequest).
-Status Session::Impl::load_unwind_tables(Tracing &tracing, uint32_t rows) {
+void Session::Impl::load_unwind_tables(Tracing &tracing, uint32_t rows) {
     const ProgramDescription &description = compiled->description;
-    Result<trace::UnwindMaps> maps = trace::UnwindMaps::open(
-        tracing.object.map_fd(description.unwind_rows_map), rows,
-        tracing.object.map_fd(description.unwind_files_map), [this](const std::string &warning) {
-            std::fprintf(err, "dtx: warning: %s\n", warning.c_str());
-        });
-    if (!maps)
-        return maps.error();
-    tracing.unwind.emplace(std::move(*maps));
+    tracing.unwind.emplace(tracing.object.map_fd(description.unwind_rows_map), rows,
+                           tracing.object.map_fd(description.unwind_files_map),
+                           [this](const std::string &warning) {
+                               std::fprintf(err, "dtx: warning: %s\n", warning.c_str());
+                           });
     for (pid_t pid : targets.pids()) {
         std::optional<std::string> held = targets.held_executable(pid);
         Result<std::vector<trace::ProcessModule>> modules =
@@ -298,13 +295,12 @@ Status Session::Impl::load_unwind_tables(Tracing &tracing, uint32_t rows) {
     if (options.verbose) {
         const trace::UnwindMaps::Statistics &loaded = tracing.unwind->statistics();
         std::fprintf(err,
-                     "dtx: unwind tables of %zu files (%zu without) before tracing: %llu of "
+                     "dtx: unwind tables of %zu file%s (%zu without) before tracing: %llu of "
                      "%llu rows, built in %.3f s\n",
-                     loaded.files, loaded.files_without,
+                     loaded.files, loaded.files == 1 ? "" : "s", loaded.files_without,
                      static_cast<unsigned long long>(loaded.rows),
                      static_cast<unsigned long long>(loaded.capacity), loaded.build_seconds);
     }
-    return {};
 }
 
 Status Session::Impl::attach(Tracing &tracing) {
