@@ -38,6 +38,7 @@ struct CompileOptions {
     uint64_t dynvarsize = 1 << 20; // bytes of associative-array and thread-local data
     uint32_t stackframes = 20;     // stack() depth when not given
     uint32_t ustackframes = 100;   // ustack() depth when not given
+    uint32_t jstackframes = 50;    // jstack() depth when not given
     uint64_t bufsize = 4 << 20;    // the ring buffer (rounded up to a power of two)
     uint32_t nspec = 1;            // speculations a program can have at once
     // Every record holds its firing's timestamp (oformat=json shows it):

@@ -77,8 +77,9 @@ llvm::Value *Lowering::kernel_stack_flags(ClauseState &state) {
 }
 
 uint32_t Lowering::stack_depth(const ast::Call &call) {
-    bool user = call.function == "ustack";
-    uint32_t frames = user ? options_.ustackframes : options_.stackframes;
+    uint32_t frames = call.function == "ustack"   ? options_.ustackframes
+                      : call.function == "jstack" ? options_.jstackframes
+                                                  : options_.stackframes;
     if (!call.arguments.empty())
         if (auto n = sema::integer_constant(argument(call, 0), input_.checked))
             frames = uint32_t(std::clamp<int64_t>(*n, 1, 127));

@@ -61,7 +61,7 @@ constexpr std::array kOptions = {
     OptionSpec{"grabanon", Time::Runtime, Syntax::Toggle, Effect::Ignored},
     OptionSpec{"incdir", Time::Compile, Syntax::Text, Effect::Acts, true},
     OptionSpec{"iregs", Time::Compile, Syntax::Positive, Effect::Ignored},
-    OptionSpec{"jstackframes", Time::Runtime, Syntax::Toggle, Effect::Ignored},
+    OptionSpec{"jstackframes", Time::Runtime, Syntax::Toggle, Effect::Acts},
     OptionSpec{"jstackstrsize", Time::Runtime, Syntax::Size, Effect::Ignored},
     OptionSpec{"kdefs", Time::Compile, Syntax::Flag, Effect::Ignored},
     OptionSpec{"knodefs", Time::Compile, Syntax::Flag, Effect::Ignored},

@@ -206,7 +206,7 @@ void consume_stack(Consumer &consumer, const ActionDescription &action,
 // As an action, the frames go into the record; as a value (an aggregation
 // key), into scratch.
 Value lower_stack(Lowering &l, const ast::Call &call, ClauseState &state, bool statement) {
-    const bool user = call.function == "ustack";
+    const bool user = call.function != "stack";
     if (!statement) {
         uint32_t bytes = l.stored_size(call.type);
         llvm::Value *buffer = l.scratch(state, bytes);
@@ -275,6 +275,11 @@ constexpr auto A = FunctionClass::Action;
 
 constexpr FunctionDescriptor kActions[] = {
     describe("exit", A, "void", {integer("int")}, lower_exit, {.role = ClauseRole::Exit}),
+    // jstack(): Linux's Java VMs register no ustack helper that would name
+    // their frames, so it is ustack() with jstackframes' depth: the walk
+    // ends cleanly at the VM's compiled code, which no file holds.
+    describe("jstack", A, "stack", {integer("uint32_t", true), integer("uint32_t", true)},
+             lower_stack, {.user = true}),
     describe("print", A, "void", {any()}, lower_print, {.check = check_print}),
     describe("printf", A, "void", {format()}, lower_printf,
              {.variadic = true, .check = printf_rule}),

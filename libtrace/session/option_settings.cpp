@@ -57,6 +57,7 @@ std::optional<OptionRange> range_of(const OptionSpec &spec) {
         {"nspec", {1, kMaxSpeculations}},
         {"stackframes", {1, kMaxStackFrames}},
         {"ustackframes", {1, kMaxStackFrames}},
+        {"jstackframes", {1, kMaxStackFrames}},
         // One trace::UnwindRow at least; the rows map's entries fit 32 bits
         // and its memory is the kernel's (vmalloc).
         {"unwindsize", {16, uint64_t{1} << 32}},
@@ -189,6 +190,8 @@ Status set_compile_option(const OptionTargets &targets, const std::string &name,
         frames(compile.stackframes, codegen::CompileOptions{}.stackframes);
     else if (name == "ustackframes")
         frames(compile.ustackframes, codegen::CompileOptions{}.ustackframes);
+    else if (name == "jstackframes")
+        frames(compile.jstackframes, codegen::CompileOptions{}.jstackframes);
     else if (name == "unwindsize")
         flags.unwindsize = v.number;
     else if (name == "oformat") {
