@@ -1391,10 +1391,11 @@ RUNTIME s64 dtx_rt_cleanpath(char *dst, const char *s, u64 *state, u64 size) {
 // ustack(), ustackdepth and ucaller walk the current thread's user stack from
 // the call-frame information of the files its code is in (.eh_frame,
 // .debug_frame), as tables user space builds once per file
-// (libtrace/unwind_table.h) and loads into the array map `rows`: a file's
-// rows sorted by file offset, found through the hash map `files` by the
-// file's inode and device. Code whose file has no table yet is asked for once
-// (an UnwindRequest record in `output`, see libtrace/program_description.h)
+// (libtrace/unwind_table.h) and loads into the array map `dtx_unwind_rows`:
+// a file's rows sorted by file offset, found through the hash map
+// `dtx_unwind_files` by the file's inode and device. Code whose file has no
+// table yet is asked for once (an UnwindRequest record in `dtx_output`, see
+// libtrace/program_description.h)
 // and, like code its table does not cover, is walked by frame pointers until
 // the table is there. A return address outside executable mappings ends the
 // stack with DTX_RT_USTACK_TRUNCATED rather than a frame that means nothing;
@@ -1408,7 +1409,7 @@ static long (*bpf_find_vma)(void *task, u64 address, void *callback, void *conte
 static long (*bpf_map_delete_elem)(void *map, const void *key) = (void *)3;
 
 #define BPF_NOEXIST 1
-// trace::kMaxUserStackFrames: ustack()'s most (the ustackframes option's).
+// codegen::kUnwindFrames: ustack()'s most (the ustackframes option's).
 #define DTX_RT_USTACK_FRAMES 127
 #define DTX_RT_VM_EXEC 4
 // trace::kUserStackTruncated: the frame that says the stack went on.
@@ -1424,6 +1425,7 @@ struct unwind_row {
     short fp_offset;
     u8 cfa_rule, ra_rule, fp_rule, flags;
 };
+_Static_assert(sizeof(struct unwind_row) == 16, "trace::UnwindRow's size");
 enum { CFA_NONE, CFA_SP, CFA_FP, CFA_PLT, CFA_DEREF_SP };
 enum { RA_UNDEFINED, RA_CFA, RA_SP };
 enum { FP_SAME, FP_CFA, FP_SP, FP_UNKNOWN };
@@ -1474,6 +1476,7 @@ struct recent_mappings {
     struct unwind_mapping recent[DTX_RT_MAPPINGS];
     u64 next; // the entry a new mapping replaces, modulo DTX_RT_MAPPINGS
 };
+_Static_assert(sizeof(struct recent_mappings) == 8 * 7 * 8 + 8, "codegen::kRecentMappingsSize");
 // The program's maps, which the code generator defines with these names.
 extern char dtx_unwind_rows[], dtx_unwind_files[], dtx_unwind_mappings[], dtx_output[];
 static void *(*bpf_task_storage_get)(void *map, void *task, void *value, u64 flags) = (void *)156;
@@ -1492,6 +1495,9 @@ struct unwind_walk {
     u64 first_row, rows_in_table;  // of the mapping's file; rows_in_table 0: no table
     u64 frame[DTX_RT_USTACK_FRAMES];
 };
+
+_Static_assert(sizeof(struct unwind_walk) == 15 * 8 + DTX_RT_USTACK_FRAMES * 8,
+               "codegen::kUnwindWalkSize");
 
 struct unwind_loop {
     struct unwind_walk *walk;
