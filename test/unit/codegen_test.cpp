@@ -1142,17 +1142,21 @@ TEST(CodegenKernel, UserAddressesAnnounceTheirProcessOnce) {
     std::optional<std::string> error = load(object, *b->compiled);
     ASSERT_FALSE(error) << *error;
     std::vector<std::vector<char>> records = run_begin(object, *b->compiled);
-    ASSERT_EQ(records.size(), 3u);
+    ASSERT_GE(records.size(), 3u);
     auto announced = read_at<trace::ProcessRecord>(records[0], 0);
     EXPECT_EQ(announced.header.epid, trace::kProcessRecordEpid);
     EXPECT_EQ(announced.pid, uint32_t(getpid()));
-    // ustack()'s walk met code whose file has no unwind table yet: it asks, once.
-    auto asked = read_at<trace::UnwindRequest>(records[1], 0);
-    EXPECT_EQ(asked.header.epid, trace::kUnwindRequestEpid);
-    EXPECT_EQ(asked.pid, uint32_t(getpid()));
-    EXPECT_NE(asked.address, 0u);
-    EXPECT_NE(asked.inode, 0u);
-    const std::vector<char> &record = records[2];
+    // ustack()'s walk met code whose file has no unwind table yet (libc, and
+    // where frame pointers lead from there, this program): it asks for each,
+    // once.
+    for (size_t i = 1; i + 1 < records.size(); i++) {
+        auto asked = read_at<trace::UnwindRequest>(records[i], 0);
+        EXPECT_EQ(asked.header.epid, trace::kUnwindRequestEpid);
+        EXPECT_EQ(asked.pid, uint32_t(getpid()));
+        EXPECT_NE(asked.address, 0u);
+        EXPECT_NE(asked.inode, 0u);
+    }
+    const std::vector<char> &record = records.back();
     EXPECT_EQ(read_at<uint64_t>(record, b->value(0, 0).offset), uint64_t(getpid()));
     EXPECT_NE(read_at<uint64_t>(record, b->value(0, 0).offset + 8), 0u); // a frame
     EXPECT_EQ(read_at<uint64_t>(record, b->value(0, 1).offset), uint64_t(getpid()));
@@ -1189,9 +1193,11 @@ TEST(CodegenKernel, ConsumerNamesUserKeysThroughTheirProcess) {
     std::optional<std::string> error = load(object, *b->compiled);
     ASSERT_FALSE(error) << *error;
     std::vector<std::vector<char>> records = run_begin(object, *b->compiled);
-    // The announcement and ustack()'s request for an unwind table only:
+    // The announcement and ustack()'s requests for unwind tables only:
     // aggregations write no record.
-    ASSERT_EQ(records.size(), 2u);
+    ASSERT_GE(records.size(), 2u);
+    for (size_t i = 1; i < records.size(); i++)
+        EXPECT_EQ(read_at<trace::RecordHeader>(records[i], 0).epid, trace::kUnwindRequestEpid);
 
     std::vector<uint32_t> remembered;
     trace::ConsumerOptions options;
