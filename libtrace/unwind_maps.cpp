@@ -126,7 +126,8 @@ void UnwindMaps::load_file(const std::string &path, const UnwindFileKey &key) {
             warn_("the unwind tables' room (unwindsize, " +
                   std::to_string(uint64_t(capacity_) * sizeof(UnwindRow)) +
                   " bytes) is full: user stacks through " + path +
-                  " and files after it follow frame pointers; raise -x unwindsize");
+                  " and other files whose tables do not fit follow frame pointers; raise "
+                  "-x unwindsize");
         }
     }
     publish(key, file);
