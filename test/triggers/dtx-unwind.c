@@ -11,6 +11,9 @@
  *             returns: the stack continues through the C library's signal
  *             trampoline, __restore_rt, to the interrupted function
  *   malloc    malloc(4242) from unwind_allocate, through the PLT
+ *   jit       unwind_leaf from code written at run time into an anonymous
+ *             executable mapping, as a JIT compiler's: no file holds it, so
+ *             the stack ends there (unwind_leaf, then the JIT code's address)
  *   sleep MS  sleeps MS milliseconds, so that a tracer reads the process's
  *             modules while it lives
  *
@@ -43,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -172,14 +176,33 @@ struct Command {
     long (*run)(long number);
 };
 
+/* sub $8, %rsp; movabs $unwind_leaf, %rax; call *%rax; add $8, %rsp; ret:
+ * unwind_leaf(value) from code no file holds (the argument passes through
+ * %rdi untouched). */
+static long run_jit(long value) {
+    unsigned char code[] = {0x48, 0x83, 0xec, 0x08, 0x48, 0xb8, 0,    0,    0,    0,   0,
+                            0,    0,    0,    0xff, 0xd0, 0x48, 0x83, 0xc4, 0x08, 0xc3};
+    long (*leaf)(long) = unwind_leaf;
+    memcpy(code + 6, &leaf, sizeof(leaf));
+    void *page =
+        mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (page == MAP_FAILED)
+        return -1;
+    memcpy(page, code, sizeof(code));
+    long (*jitted)(long) = (long (*)(long))page;
+    long result = jitted(value);
+    munmap(page, 4096);
+    return result;
+}
+
 static const struct Command kCommands[] = {
     {"deep", 1, run_deep},     {"lib", 0, run_lib},     {"signal", 0, run_signal},
-    {"malloc", 0, run_malloc}, {"sleep", 1, run_sleep},
+    {"malloc", 0, run_malloc}, {"sleep", 1, run_sleep}, {"jit", 0, run_jit},
 };
 
 static int usage(void) {
     fprintf(stderr, "usage: dtx-unwind COMMAND [ARG] [COMMAND [ARG]]...\n"
-                    "commands: deep N, lib, signal, malloc, sleep MS\n");
+                    "commands: deep N, lib, signal, malloc, jit, sleep MS\n");
     return 2;
 }
 
