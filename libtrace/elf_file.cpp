@@ -1,5 +1,7 @@
 #include "libtrace/elf_file.h"
 
+#include "libtrace/fde_ranges.h"
+
 #include <dwarf.h>
 #include <elf.h>
 #include <elfutils/libdw.h>
@@ -471,119 +473,6 @@ void read_plt_stubs(Elf *elf, const SectionMap &sections,
     }
 }
 
-// Reads the DW_EH_PE-encoded value at `at` and advances `at` past it.
-// Pc-relative values are relative to `field_address`, where `at` is loaded.
-// nullopt when the data ends first or the encoding is one that FDEs on Linux
-// do not use (text-, data-, function-relative, aligned, indirect).
-std::optional<uint64_t> read_encoded(const uint8_t *&at, const uint8_t *end, uint8_t encoding,
-                                     uint64_t field_address, std::size_t address_size) {
-    auto fixed = [&at, end](auto value) -> std::optional<uint64_t> {
-        if (static_cast<std::size_t>(end - at) < sizeof(value))
-            return std::nullopt;
-        std::memcpy(&value, at, sizeof(value));
-        at += sizeof(value);
-        // Signed types sign-extend, unsigned ones zero-extend.
-        return static_cast<uint64_t>(static_cast<int64_t>(value));
-    };
-    auto leb128 = [&at, end](bool is_signed) -> std::optional<uint64_t> {
-        uint64_t value = 0;
-        for (unsigned shift = 0; at < end; shift += 7) {
-            const uint8_t byte = *at++;
-            if (shift < 64)
-                value |= uint64_t{byte & 0x7fu} << shift;
-            if (!(byte & 0x80)) {
-                if (is_signed && (byte & 0x40) && shift + 7 < 64)
-                    value |= ~uint64_t{0} << (shift + 7);
-                return value;
-            }
-        }
-        return std::nullopt;
-    };
-    std::optional<uint64_t> value;
-    switch (encoding & 0x0f) {
-    case DW_EH_PE_absptr:
-        value = address_size == 4 ? fixed(uint32_t{}) : fixed(uint64_t{});
-        break;
-    case DW_EH_PE_uleb128:
-        value = leb128(false);
-        break;
-    case DW_EH_PE_udata2:
-        value = fixed(uint16_t{});
-        break;
-    case DW_EH_PE_udata4:
-        value = fixed(uint32_t{});
-        break;
-    case DW_EH_PE_udata8:
-        value = fixed(uint64_t{});
-        break;
-    case DW_EH_PE_sleb128:
-        value = leb128(true);
-        break;
-    case DW_EH_PE_sdata2:
-        value = fixed(int16_t{});
-        break;
-    case DW_EH_PE_sdata4:
-        value = fixed(int32_t{});
-        break;
-    case DW_EH_PE_sdata8:
-        value = fixed(int64_t{});
-        break;
-    default:
-        return std::nullopt;
-    }
-    if (!value)
-        return std::nullopt;
-    switch (encoding & 0xf0) {
-    case DW_EH_PE_absptr:
-        return value;
-    case DW_EH_PE_pcrel:
-        return field_address + *value;
-    default:
-        return std::nullopt;
-    }
-}
-
-// How the FDEs of CIE `cie` encode their addresses: its 'R' augmentation,
-// else absolute. nullopt for an augmentation not understood, which leaves
-// where the FDE's fields start unknown.
-std::optional<uint8_t> fde_encoding(const Dwarf_CIE &cie, std::size_t address_size) {
-    const std::string_view augmentation = cie.augmentation ? cie.augmentation : "";
-    if (augmentation.empty())
-        return DW_EH_PE_absptr;
-    if (augmentation[0] != 'z')
-        return std::nullopt;
-    const uint8_t *at = cie.augmentation_data;
-    const uint8_t *end = at ? at + cie.augmentation_data_size : nullptr;
-    for (char letter : augmentation.substr(1)) {
-        switch (letter) {
-        case 'R':
-            if (at >= end)
-                return std::nullopt;
-            return *at;
-        case 'L':
-            if (at++ >= end)
-                return std::nullopt;
-            break;
-        case 'P': { // the personality routine's encoding and address, skipped
-            if (at >= end)
-                return std::nullopt;
-            const uint8_t encoding = *at++;
-            if ((encoding & 0x70) == DW_EH_PE_aligned ||
-                !read_encoded(at, end, encoding & 0x0f, 0, address_size))
-                return std::nullopt;
-            break;
-        }
-        case 'S': // signal frame
-        case 'B': // AArch64 B key
-        case 'G': // MTE-tagged frame
-            break;
-        default:
-            return std::nullopt;
-        }
-    }
-    return DW_EH_PE_absptr;
-}
-
 // Where the functions that .eh_frame describes start and end, sorted: each
 // FDE's initial location and the end of its address range. An FDE the
 // reader does not understand is left out.
@@ -595,34 +484,13 @@ std::vector<uint64_t> read_unwind_boundaries(Elf *elf, Elf_Scn *eh_frame) {
     if (!data || !data->d_buf || !ident || !gelf_getshdr(eh_frame, &header))
         return boundaries;
     const std::size_t address_size = gelf_getclass(elf) == ELFCLASS32 ? 4 : 8;
-    const auto *bytes = static_cast<const uint8_t *>(data->d_buf);
-    // By CIE offset, ascending: an FDE's CIE precedes it in .eh_frame.
-    std::vector<std::pair<Dwarf_Off, std::optional<uint8_t>>> encodings;
-    for (Dwarf_Off offset = 0, next = 0;; offset = next) {
-        Dwarf_CFI_Entry entry;
-        if (dwarf_next_cfi(ident, data, true, offset, &next, &entry) != 0 || next <= offset)
-            break;
-        if (dwarf_cfi_cie_p(&entry)) {
-            encodings.emplace_back(offset, fde_encoding(entry.cie, address_size));
-            continue;
-        }
-        auto cie = std::lower_bound(
-            encodings.begin(), encodings.end(), entry.fde.CIE_pointer,
-            [](const auto &known, Dwarf_Off wanted) { return known.first < wanted; });
-        if (cie == encodings.end() || cie->first != entry.fde.CIE_pointer || !cie->second)
-            continue;
-        const uint8_t encoding = *cie->second;
-        const uint8_t *at = entry.fde.start;
-        const uint64_t field_address = header.sh_addr + static_cast<uint64_t>(at - bytes);
-        const std::optional<uint64_t> start =
-            read_encoded(at, entry.fde.end, encoding, field_address, address_size);
-        const std::optional<uint64_t> range =
-            read_encoded(at, entry.fde.end, encoding & 0x0f, 0, address_size);
-        if (!start || !range || *range == 0)
-            continue;
-        boundaries.push_back(*start);
-        boundaries.push_back(*range > UINT64_MAX - *start ? UINT64_MAX : *start + *range);
-    }
+    for_each_fde(ident, data, true, header.sh_addr, address_size,
+                 [&boundaries](std::optional<FdeRange> range) {
+                     if (!range || range->end == range->start)
+                         return;
+                     boundaries.push_back(range->start);
+                     boundaries.push_back(range->end);
+                 });
     std::sort(boundaries.begin(), boundaries.end());
     boundaries.erase(std::unique(boundaries.begin(), boundaries.end()), boundaries.end());
     return boundaries;

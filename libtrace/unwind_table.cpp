@@ -1,6 +1,6 @@
 // The FDEs of a file are enumerated with dwarf_next_cfi(), whose entries
-// leave the FDE's address range encoded (the CIE's 'R' pointer encoding,
-// decoded here). Each FDE's rows are then read from libdw, one
+// leave the FDE's address range encoded (libtrace/fde_ranges.h decodes it).
+// Each FDE's rows are then read from libdw, one
 // dwarf_cfi_addrframe() per row: libdw runs the CIE and FDE programs again up
 // to each row, but caches CIE states and finds FDEs through .eh_frame_hdr, so
 // the whole of python3.11 (61,000 rows) takes ~60 ms. That is quick enough
@@ -9,6 +9,7 @@
 #include "libtrace/unwind_table.h"
 
 #include "libtrace/elf_file.h"
+#include "libtrace/fde_ranges.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -64,121 +65,6 @@ struct FrameFree {
 template <typename T>
 bool fits(int64_t value) {
     return value >= std::numeric_limits<T>::min() && value <= std::numeric_limits<T>::max();
-}
-
-// A value of DWARF pointer encoding `encoding`'s format (its low four bits),
-// read from `*cursor` and advanced past; nullopt past `end` or for a format
-// that has no meaning.
-std::optional<uint64_t> read_encoded(const uint8_t *&cursor, const uint8_t *end, uint8_t encoding) {
-    auto fixed = [&]<typename T>(T) -> std::optional<uint64_t> {
-        if (end - cursor < static_cast<std::ptrdiff_t>(sizeof(T)))
-            return std::nullopt;
-        T value;
-        std::memcpy(&value, cursor, sizeof(T));
-        cursor += sizeof(T);
-        return static_cast<uint64_t>(static_cast<int64_t>(value));
-    };
-    auto leb128 = [&](bool is_signed) -> std::optional<uint64_t> {
-        uint64_t value = 0;
-        unsigned shift = 0;
-        while (cursor < end) {
-            uint8_t byte = *cursor++;
-            if (shift < 64)
-                value |= uint64_t(byte & 0x7f) << shift;
-            shift += 7;
-            if (!(byte & 0x80)) {
-                if (is_signed && shift < 64 && (byte & 0x40))
-                    value |= ~uint64_t(0) << shift;
-                return value;
-            }
-        }
-        return std::nullopt;
-    };
-    switch (encoding & 0x0f) {
-    case DW_EH_PE_absptr: // an address of the ELF class: x86-64's 8 bytes
-    case DW_EH_PE_udata8:
-    case DW_EH_PE_sdata8:
-        return fixed(uint64_t{});
-    case DW_EH_PE_udata4:
-        return fixed(uint32_t{});
-    case DW_EH_PE_sdata4:
-        return fixed(int32_t{});
-    case DW_EH_PE_udata2:
-        return fixed(uint16_t{});
-    case DW_EH_PE_sdata2:
-        return fixed(int16_t{});
-    case DW_EH_PE_uleb128:
-        return leb128(false);
-    case DW_EH_PE_sleb128:
-        return leb128(true);
-    default:
-        return std::nullopt;
-    }
-}
-
-// The encoding of its FDEs' addresses that a CIE's augmentation gives ('R');
-// nullopt when the augmentation is not understood.
-std::optional<uint8_t> fde_address_encoding(const Dwarf_CIE &cie) {
-    std::string_view augmentation = cie.augmentation;
-    if (augmentation.empty())
-        return DW_EH_PE_absptr;
-    if (augmentation[0] != 'z' || !cie.augmentation_data)
-        return std::nullopt;
-    const uint8_t *cursor = cie.augmentation_data;
-    const uint8_t *end = cursor + cie.augmentation_data_size;
-    uint8_t encoding = DW_EH_PE_absptr;
-    for (char letter : augmentation.substr(1)) {
-        switch (letter) {
-        case 'R': // the FDE address encoding
-            if (cursor == end)
-                return std::nullopt;
-            encoding = *cursor++;
-            break;
-        case 'L': // the LSDA pointer encoding
-            if (cursor == end)
-                return std::nullopt;
-            ++cursor;
-            break;
-        case 'P': { // the personality routine: its encoding, then its pointer
-            if (cursor == end)
-                return std::nullopt;
-            uint8_t personality_encoding = *cursor++;
-            if (!read_encoded(cursor, end, personality_encoding))
-                return std::nullopt;
-            break;
-        }
-        case 'S': // a signal frame; dwarf_frame_info() says it
-            break;
-        default:
-            return std::nullopt;
-        }
-    }
-    return encoding;
-}
-
-// The addresses [start, end) an FDE describes, its initial location and
-// address range read in the CIE's `encoding`; `field_address` is where the
-// initial location is (pc-relative encodings count from there). nullopt for
-// an encoding x86-64 FDEs do not use.
-std::optional<std::pair<uint64_t, uint64_t>> fde_range(const Dwarf_FDE &fde, uint8_t encoding,
-                                                       uint64_t field_address) {
-    if (encoding & DW_EH_PE_indirect)
-        return std::nullopt;
-    const uint8_t *cursor = fde.start;
-    std::optional<uint64_t> start = read_encoded(cursor, fde.end, encoding);
-    std::optional<uint64_t> length = read_encoded(cursor, fde.end, encoding & 0x0f);
-    if (!start || !length)
-        return std::nullopt;
-    switch (encoding & 0x70) {
-    case DW_EH_PE_absptr:
-        break;
-    case DW_EH_PE_pcrel:
-        *start += field_address;
-        break;
-    default: // text-, data- or function-relative, aligned
-        return std::nullopt;
-    }
-    return std::pair{*start, *start + *length};
 }
 
 // One CFI section as dwarf_next_cfi() reads it, with its link-time address
@@ -362,41 +248,12 @@ bool read_fde_rows(Dwarf_CFI *cfi, uint64_t start, uint64_t end, std::vector<Cfi
 std::vector<CfiSpan> read_section_rows(const unsigned char *e_ident, const CfiSection &section,
                                        Dwarf_CFI *cfi, UnwindTableStats &stats) {
     std::vector<CfiSpan> spans;
-    std::unordered_map<Dwarf_Off, std::optional<uint8_t>> encodings; // by CIE offset
-    auto encoding_of_cie = [&](Dwarf_Off cie_offset) -> std::optional<uint8_t> {
-        auto [known, inserted] = encodings.try_emplace(cie_offset);
-        if (inserted) {
-            Dwarf_Off next = 0;
-            Dwarf_CFI_Entry entry;
-            if (dwarf_next_cfi(e_ident, section.data, section.eh_frame, cie_offset, &next,
-                               &entry) == 0 &&
-                entry.CIE_id == LIBDW_CIE_ID)
-                known->second = fde_address_encoding(entry.cie);
-        }
-        return known->second;
-    };
-    const auto *section_start = static_cast<const uint8_t *>(section.data->d_buf);
-    Dwarf_Off offset = 0;
-    for (;;) {
-        Dwarf_Off next = 0;
-        Dwarf_CFI_Entry entry;
-        if (dwarf_next_cfi(e_ident, section.data, section.eh_frame, offset, &next, &entry) != 0)
-            break;
-        offset = next;
-        if (entry.CIE_id == LIBDW_CIE_ID)
-            continue;
-        ++stats.fdes;
-        std::optional<uint8_t> encoding = encoding_of_cie(entry.fde.CIE_pointer);
-        const uint64_t field_address = section.address + uint64_t(entry.fde.start - section_start);
-        auto range = encoding ? fde_range(entry.fde, *encoding, field_address) : std::nullopt;
-        if (!range) {
-            ++stats.unreadable_fdes;
-            continue;
-        }
-        auto [start, end] = *range;
-        if (!read_fde_rows(cfi, start, end, spans, stats))
-            ++stats.unreadable_fdes;
-    }
+    for_each_fde(e_ident, section.data, section.eh_frame, section.address, 8,
+                 [&](std::optional<FdeRange> range) {
+                     ++stats.fdes;
+                     if (!range || !read_fde_rows(cfi, range->start, range->end, spans, stats))
+                         ++stats.unreadable_fdes;
+                 });
     return spans;
 }
 
