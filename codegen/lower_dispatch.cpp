@@ -72,8 +72,9 @@ public:
     BpfDebugInfo &debug_info() override { return lowering_.debug_info(); }
     llvm::Function &entry() override { return entry_; }
     llvm::Value *clause_context() override {
-        return lowering_.clause_context_lookup(*ir().GetInsertBlock()->getParent(),
-                                               lowering_.sleepable(spec_));
+        llvm::Function &current = *ir().GetInsertBlock()->getParent();
+        return lowering_.clause_context_lookup(spec_, current,
+                                               spec_.has_stack_context && &current == &entry_);
     }
     void store_probe_id(llvm::Value *dctx, llvm::Value *probe_id) override {
         lowering_.store64(ir().CreateZExtOrTrunc(probe_id, lowering_.i64()),
@@ -258,9 +259,12 @@ void Lowering::call_clause_blocks(
 
 llvm::Value *Lowering::call_clause(uint32_t clause, llvm::Value *dctx, llvm::Value *ctx,
                                    bool inlined, bool sleepable) {
-    llvm::CallInst *call =
-        ir_.CreateCall(clause_function(clause, ctx != nullptr, sleepable),
-                       {dctx, ctx ? ctx : llvm::ConstantPointerNull::get(ir_.getPtrTy())});
+    llvm::Function *function = clause_function(clause, ctx != nullptr, sleepable);
+    llvm::Value *null = llvm::ConstantPointerNull::get(ir_.getPtrTy());
+    // Not handing over a context the clause leaves alone lets one on the
+    // trampoline's stack (runs_without_context) fold away, inlined or not.
+    llvm::CallInst *call = ir_.CreateCall(
+        function, {clause_facts_.at(function).uses_context ? dctx : null, ctx ? ctx : null});
     if (inlined)
         inlined_calls_.emplace_back(call);
     return call;
@@ -361,6 +365,20 @@ llvm::Function *Lowering::error_function(bool with_stack_context, bool sleepable
 
 // --- trampolines -------------------------------------------------------------------
 
+bool Lowering::runs_without_context(const TrampolineSpec &spec, bool with_stack_context) {
+    std::set<uint32_t> clauses;
+    for (const trace::Probe *probe : spec.probes)
+        if (auto enabled = clauses_of_probe_.find(probe->id); enabled != clauses_of_probe_.end())
+            clauses.insert(enabled->second.begin(), enabled->second.end());
+    // More clauses are called in blocks, functions taking the context.
+    if (clauses.size() > kDirectClauseCalls)
+        return false;
+    return std::none_of(clauses.begin(), clauses.end(), [&](uint32_t c) {
+        return clause_facts_.at(clause_function(c, with_stack_context, sleepable(spec)))
+            .uses_context;
+    });
+}
+
 void Lowering::emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm::Value *ctx,
                              ClauseGate gate) {
     llvm::Function *function = ir_.GetInsertBlock()->getParent();
@@ -419,7 +437,8 @@ void Lowering::emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm
         [&](size_t first, size_t last, llvm::Value *dctx, llvm::Value *ctx, bool inlined) {
             std::set<uint32_t> block(clauses.begin() + std::ptrdiff_t(first),
                                      clauses.begin() + std::ptrdiff_t(last));
-            dispatch_clauses(spec, tables, block, dctx, ctx, gate, inlined);
+            dispatch_clauses(spec, tables, block, dctx, ctx, gate, inlined,
+                             gate == ClauseGate::Active && first == 0);
         });
     ir_.CreateBr(end);
     ir_.SetInsertPoint(end);
@@ -470,15 +489,17 @@ void Lowering::plan_dispatch_tables(const TrampolineSpec &spec, DispatchTables &
 
 void Lowering::dispatch_clauses(const TrampolineSpec &spec, const DispatchTables &tables,
                                 const std::set<uint32_t> &block, llvm::Value *dctx,
-                                llvm::Value *ctx, ClauseGate gate, bool inlined) {
+                                llvm::Value *ctx, ClauseGate gate, bool inlined,
+                                bool found_active) {
     llvm::Function *function = ir_.GetInsertBlock()->getParent();
     auto *end = llvm::BasicBlock::Create(context_, "dispatched", function);
     llvm::Value *probe_id = load64(at(dctx, ClauseContextLayout::probe_id));
 
     // Runs clause c as enabled probe `epid`; a fault goes to the ERROR probe.
     // exit() in one clause stops the clauses after it, as in DTrace: the
-    // clause after one that may call it, or the first of a case or group,
-    // checks the activity first (`check`). Past kStraightClauses of code
+    // clause after one that may call it, or the first of a case or group
+    // (in a block of clauses an earlier block may have called it), checks
+    // the activity first (`check`). Past kStraightClauses of code
     // without a branch (`straight`), a branch LLVM cannot remove (on a
     // value it cannot see) ends the basic block.
     bool check = false;
@@ -537,7 +558,7 @@ void Lowering::dispatch_clauses(const TrampolineSpec &spec, const DispatchTables
             dispatch->addCase(ir_.getInt64(probe->id), case_block);
             ir_.SetInsertPoint(case_block);
             store64(const64(dense_index_.at(probe->id)), at(dctx, probe_index_offset()));
-            check = gate != ClauseGate::None;
+            check = gate != ClauseGate::None && !found_active;
             straight = 0;
             for (uint32_t c : tables.probe_clauses[p])
                 if (block.contains(c))
@@ -575,7 +596,7 @@ void Lowering::dispatch_clauses(const TrampolineSpec &spec, const DispatchTables
             llvm::BasicBlock::Create(context_, "group_" + std::to_string(g), function);
         dispatch->addCase(ir_.getInt64(g), group_block);
         ir_.SetInsertPoint(group_block);
-        check = gate != ClauseGate::None;
+        check = gate != ClauseGate::None && !found_active;
         straight = 0;
         for (size_t j = 0; j < clauses.size(); j++)
             if (block.contains(clauses[j]))

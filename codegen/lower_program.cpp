@@ -57,6 +57,16 @@ std::string embedded_source(std::string_view text) {
     return lines > kEmbeddedSourceLines ? std::string() : embedded;
 }
 
+// Whether `pointer` feeds anything but address computations nothing uses.
+bool pointer_used(const llvm::Value &pointer) {
+    for (const llvm::User *user : pointer.users()) {
+        const auto *address = llvm::dyn_cast<llvm::GetElementPtrInst>(user);
+        if (!address || pointer_used(*address))
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 Lowering::Lowering(const CompileInput &input, const CompileOptions &options,
@@ -116,6 +126,12 @@ std::optional<CompiledProgram> Lowering::emit() {
         compiled->ir = module_to_string(*module_);
     inline_clauses();
     emitter_.optimize(*module_);
+    for (const auto &[dctx, program] : stack_contexts_)
+        if (dctx) // a mistake of runs_without_context(): it would overflow the BPF stack
+            error({}, "internal error: the clause context of program '" + program +
+                          "' stayed on its stack");
+    if (failed_)
+        return std::nullopt;
     size_t largest = 0;
     for (const llvm::Function &function : *module_)
         if (size_t size = function_size(function).first; size > largest) {
@@ -707,13 +723,26 @@ void Lowering::plan_enabled_probes() {
     }
 }
 
-llvm::Value *Lowering::clause_context_lookup(llvm::Function &function, bool sleepable) {
+llvm::Value *Lowering::clause_context_lookup(const TrampolineSpec &spec, llvm::Function &function,
+                                             bool with_stack_context) {
+    const bool sleepable = this->sleepable(spec);
+    const bool on_stack = runs_without_context(spec, with_stack_context);
     llvm::AllocaInst *key;
     {
         // The key must live on the stack: map helpers take a pointer to it.
         llvm::IRBuilder<>::InsertPointGuard guard(ir_);
         llvm::BasicBlock &entry = function.getEntryBlock();
         ir_.SetInsertPoint(&entry, entry.getFirstInsertionPt());
+        if (on_stack) {
+            // `@ = count();` and the like: the trampoline's stores and loads
+            // of its fields fold away, leaving the clauses alone, as a
+            // hand-written program would be.
+            auto *fields = llvm::ArrayType::get(i64(), record_area_offset() / 8);
+            llvm::AllocaInst *dctx = ir_.CreateAlloca(fields, nullptr, "dctx_on_stack");
+            dctx->setAlignment(llvm::Align(8));
+            stack_contexts_.emplace_back(dctx, spec.program_name);
+            return dctx;
+        }
         key = ir_.CreateAlloca(i32(), nullptr, "cpu");
     }
     auto give_up = [&] {
@@ -843,6 +872,7 @@ llvm::Function *Lowering::clause_function(uint32_t clause, bool with_stack_conte
     } else {
         state.fault->eraseFromParent();
     }
+    facts.uses_context = pointer_used(*function->getArg(0));
     return function;
 }
 

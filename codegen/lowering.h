@@ -175,8 +175,15 @@ public:
     BpfDebugInfo &debug_info() { return *debug_; }
     llvm::Value *call_helper(unsigned helper, llvm::Type *result, std::vector<llvm::Value *> args);
     // The clause context of a firing of the program `function` belongs to:
-    // this CPU's at its nesting level, or in a sleepable program the thread's.
-    llvm::Value *clause_context_lookup(llvm::Function &function, bool sleepable);
+    // this CPU's at its nesting level, or in a sleepable program the thread's;
+    // on the stack where none of the clauses `spec` runs there touches it.
+    llvm::Value *clause_context_lookup(const TrampolineSpec &spec, llvm::Function &function,
+                                       bool with_stack_context);
+    // Whether the clauses `spec` runs (with the stack context or not) all
+    // leave the clause context alone: then the trampoline's own fields of it
+    // (probe ID, dispatch state) can live on its stack, where LLVM sees
+    // through them, and the firing needs no nesting level.
+    bool runs_without_context(const TrampolineSpec &spec, bool with_stack_context);
     // Restores the nesting counter before every return that follows a
     // clause_context_lookup(), once a trampoline's code is complete.
     void release_nesting_levels();
@@ -213,10 +220,12 @@ private:
     // --- lower_dispatch.cpp: calling the clauses -----------------------------
     struct DispatchTables;
     void plan_dispatch_tables(const TrampolineSpec &spec, DispatchTables &tables);
-    // Runs, for the firing probe, those of its clauses that are in `block`.
+    // Runs, for the firing probe, those of its clauses that are in `block`;
+    // `found_active`: the trampoline has just found tracing active, so the
+    // first clause needs no check of its own.
     void dispatch_clauses(const TrampolineSpec &spec, const DispatchTables &tables,
                           const std::set<uint32_t> &block, llvm::Value *dctx, llvm::Value *ctx,
-                          ClauseGate gate, bool inlined);
+                          ClauseGate gate, bool inlined, bool found_active);
     // emit(first, last, dctx, ctx, inlined) calls clauses[first..last-1]:
     // all at once when they are at most `direct_limit`, else from functions
     // `name`_N of a block each, whose clauses are to be inlined. `runs_on`
@@ -566,6 +575,9 @@ public:
         llvm::Value *depth;
     };
     std::vector<NestingLevel> nesting_levels_;
+    // Clause contexts put on a trampoline's stack (runs_without_context),
+    // which the optimizer must have dissolved: checked after it ran.
+    std::vector<std::pair<llvm::WeakVH, std::string>> stack_contexts_;
     llvm::GlobalVariable *processes_map_ = nullptr; // on first announce_process()
     llvm::Function *drop_counter_ = nullptr;        // on first count_drop(counter, next)
     std::vector<llvm::WeakVH> map_lookups_;         // map_lookup()'s helper calls
@@ -616,6 +628,7 @@ public:
     struct ClauseFacts {
         bool can_fault = false;  // it may return 1, a fault recorded for ERROR
         bool reads_epid = false; // it records, faults or reads `epid`: dctx->epid
+        bool uses_context = true; // it reads or writes dctx (else it is called with null)
         size_t size = 0;         // function_size()
     };
     std::map<const llvm::Function *, ClauseFacts> clause_facts_;

@@ -823,6 +823,42 @@ TEST(CodegenClauses, CommitOnlyClauseRecordsButShowsNoFiring) {
     EXPECT_FALSE(b->clause(0).shows_firing);
 }
 
+// The IR of `function` in a module's text.
+std::string function_ir(const std::string &module, const std::string &function) {
+    size_t begin = module.rfind("define", module.find("@" + function + "("));
+    if (begin == std::string::npos)
+        return "";
+    return module.substr(begin, module.find("\n}\n", begin) - begin);
+}
+
+// A probe whose clauses read nothing of the firing (an aggregation of
+// constants) keeps its clause context on the stack, where it folds away: no
+// nesting level, no lookup of dtx_dctx. One clause that reads the firing
+// (probename, arg0) or records takes the per-CPU context for its probe.
+TEST(CodegenDispatch, ClausesLeavingTheContextAloneRunWithoutOne) {
+    codegen::CompileOptions options;
+    options.want_ir = true;
+    auto b = compile("test:::one { @a = count(); }\n"
+                     "test:::one /1/ { @b = sum(5); x = 1; }\n"
+                     "test:::two { @c[probename] = count(); }\n"
+                     "test:::three { @d = sum(arg0); }\n"
+                     "test:::three { @e = count(); }\n",
+                     options);
+    ASSERT_TRUE(b->compiled);
+    const std::string &ir = b->compiled->ir;
+    std::string one = function_ir(ir, "dtx_test_4");
+    ASSERT_FALSE(one.empty()) << ir;
+    EXPECT_NE(one.find("%dctx_on_stack = alloca"), std::string::npos) << one;
+    EXPECT_EQ(one.find("@dtx_dctx"), std::string::npos) << one;
+    EXPECT_EQ(one.find("@dtx_nesting"), std::string::npos) << one;
+    for (const char *program : {"dtx_test_5", "dtx_test_6"}) {
+        std::string uses = function_ir(ir, program);
+        EXPECT_EQ(uses.find("dctx_on_stack"), std::string::npos) << uses;
+        EXPECT_NE(uses.find("@dtx_dctx"), std::string::npos) << uses;
+        EXPECT_NE(uses.find("@dtx_nesting"), std::string::npos) << uses;
+    }
+}
+
 TEST(CodegenClauses, OversizedRecordIsAnError) {
     codegen::CompileOptions options;
     options.strsize = 8192;
@@ -1040,6 +1076,32 @@ TEST(CodegenKernel, UserStacksAndRegistersLoadInEveryProvidersPrograms) {
         "\tprintf(\"%A %k\\n\", uaddr(uregs[R_PC]), ustack(2));\n"
         "}\n");
     ASSERT_TRUE(b->compiled);
+    trace::BpfObject object({.error_log_lines = 60});
+    std::optional<std::string> error = load(object, *b->compiled);
+    EXPECT_FALSE(error) << *error;
+}
+
+// Programs of every kind whose clauses leave the clause context alone: the
+// context on their stacks must fold away (else compiling fails) and they
+// load.
+TEST(CodegenKernel, ClausesWithoutContextLoadInEveryProvidersPrograms) {
+    if (geteuid() != 0)
+        GTEST_SKIP() << "skipped: loading BPF programs needs root";
+    codegen::CompileOptions options;
+    options.want_ir = true;
+    auto b = compile_with_providers(
+        "BEGIN, END, syscall::getpid:entry, syscall::getpid:return, profile:::profile-97,\n"
+        "profile:::tick-1s, sdt:raw_syscalls::sys_enter, sdt:sched::sched_switch,\n"
+        "sched:::on-cpu, proc:::exec-success\n"
+        "{\n"
+        "\t@a = count();\n"
+        "\t@b = sum(3);\n"
+        "\tx = 2;\n"
+        "}\n",
+        options);
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->compiled->ir.find("(ptr @dtx_dctx,"), std::string::npos);
+    EXPECT_EQ(b->compiled->ir.find("(ptr @dtx_nesting,"), std::string::npos);
     trace::BpfObject object({.error_log_lines = 60});
     std::optional<std::string> error = load(object, *b->compiled);
     EXPECT_FALSE(error) << *error;
