@@ -38,7 +38,11 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "%s: cannot run on CPU %d: %s\n", argv[0], cpu, std::strerror(errno));
         return 1;
     }
-    // Settle on the CPU (and its clock frequency) before timing.
+    // Let the tracer that started this loop finish starting (its last work,
+    // and the kernel's after loading programs, slowed the calls of the first
+    // tenths of a second by a fifth, in some runs of each tool and not
+    // others), then settle on the CPU and its clock frequency before timing.
+    usleep(300 * 1000);
     for (long i = 0; i < iterations / 10; i++)
         syscall(call);
     timespec cpu_start, cpu_end;
