@@ -100,6 +100,9 @@ private:
     const Type *check_integer(ast::IntegerLiteral &literal);
     const Type *check_unary(ast::Unary &unary);
     const Type *check_binary(ast::Binary &binary);
+    // C's decay: an array in arithmetic, a comparison of addresses or a cast
+    // to an integer is the address of its first element.
+    const Type *decayed(const Type *type);
     const Type *check_assign(ast::Assign &assign);
     const Type *check_conditional(ast::Conditional &cond, bool statement);
     const Type *check_subscript(ast::Subscript &subscript);

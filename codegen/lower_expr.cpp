@@ -22,6 +22,10 @@ bool is_signed_type(const sema::Type *type) {
 } // namespace
 
 llvm::Value *Lowering::lower_scalar(const ast::Expr &expr, ClauseState &state) {
+    // An array as a scalar is its address (C's decay), not a copy's.
+    if (sema::is_array(sema::resolve(expr.type)))
+        if (std::optional<llvm::Value *> address = address_of(expr, state))
+            return *address;
     Value v = lower(expr, state);
     if (v.value->getType()->isPointerTy())
         return ir_.CreatePtrToInt(v.value, i64());
@@ -557,16 +561,19 @@ Value Lowering::lower_expression(const ast::Expr &expr, ClauseState &state) {
             return {ir_.CreateZExt(ir_.CreateICmp(p, lhs, rhs), i64()), type};
         }
         // Pointer arithmetic scales by the pointee's size.
+        // An array is the address of its first element (sema's decayed()).
         const sema::Type *lt = sema::resolve(b.lhs->type), *rt = sema::resolve(b.rhs->type);
+        const bool left_address = sema::is_pointer(lt) || sema::is_array(lt);
+        const bool right_address = sema::is_pointer(rt) || sema::is_array(rt);
         if ((b.op == ast::BinaryOp::Add || b.op == ast::BinaryOp::Sub) &&
-            (sema::is_pointer(lt) || sema::is_pointer(rt))) {
+            (left_address || right_address)) {
             auto scale_of = [](const sema::Type *p) {
                 const sema::Type *e = sema::resolve(p->element);
                 return e && e->size ? e->size : 1;
             };
-            if (sema::is_pointer(lt) && sema::is_pointer(rt))
+            if (left_address && right_address)
                 return {ir_.CreateSDiv(ir_.CreateSub(lhs, rhs), const64(scale_of(lt))), type};
-            if (sema::is_pointer(lt))
+            if (left_address)
                 rhs = ir_.CreateMul(rhs, const64(scale_of(lt)));
             else
                 lhs = ir_.CreateMul(lhs, const64(scale_of(rt)));
@@ -701,6 +708,8 @@ Value Lowering::lower_expression(const ast::Expr &expr, ClauseState &state) {
     }
     case ast::Expr::Kind::Cast: {
         const auto &c = *expr.as<ast::Cast>();
+        if (sema::is_array(sema::resolve(c.operand->type)) && !is_memory_value(type))
+            return {normalize(lower_scalar(*c.operand, state), type), type};
         Value v = lower(*c.operand, state);
         if (is_memory_value(type)) {
             if (v.value->getType()->isPointerTy())

@@ -276,6 +276,11 @@ const Type *Checker::check_unary(Unary &unary) {
     }
 }
 
+const Type *Checker::decayed(const Type *type) {
+    const Type *t = resolve(type);
+    return t && is_array(t) ? types_.pointer_to(t->element) : type;
+}
+
 const Type *Checker::check_binary(Binary &binary) {
     const Type *lhs = check(*binary.lhs);
     const Type *rhs = check(*binary.rhs);
@@ -302,11 +307,12 @@ const Type *Checker::check_binary(Binary &binary) {
     case BinaryOp::Ge:
     case BinaryOp::Eq:
     case BinaryOp::Ne: {
+        const Type *left = decayed(lhs), *right = decayed(rhs);
         const bool comparable =
             (is_integer(lhs) && is_integer(rhs)) || (is_string_like(lhs) && is_string_like(rhs)) ||
-            pointers_compatible(lhs, rhs) ||
-            ((is_pointer(lhs) || is_string_like(lhs)) && is_null_constant(*binary.rhs)) ||
-            ((is_pointer(rhs) || is_string_like(rhs)) && is_null_constant(*binary.lhs));
+            pointers_compatible(left, right) ||
+            ((is_pointer(left) || is_string_like(lhs)) && is_null_constant(*binary.rhs)) ||
+            ((is_pointer(right) || is_string_like(rhs)) && is_null_constant(*binary.lhs));
         if (!comparable) {
             if ((is_string(lhs) && is_integer(rhs)) || (is_integer(lhs) && is_string(rhs)))
                 return incompatible("D_OP_INCOMPAT", "cannot compare a string with an integer");
@@ -315,18 +321,20 @@ const Type *Checker::check_binary(Binary &binary) {
         return types_.int_type();
     }
     case BinaryOp::Add:
-    case BinaryOp::Sub:
+    case BinaryOp::Sub: {
         if (is_string_like(lhs) && is_string_like(rhs) && (is_string(lhs) || is_string(rhs)))
             return incompatible("D_OP_ARITH", "cannot do arithmetic on strings (use strjoin())");
-        if (is_pointer(lhs) && is_integer(rhs))
-            return resolve(lhs);
-        if (binary.op == BinaryOp::Add && is_integer(lhs) && is_pointer(rhs))
-            return resolve(rhs);
-        if (binary.op == BinaryOp::Sub && is_pointer(lhs) && is_pointer(rhs)) {
-            if (!pointers_compatible(lhs, rhs))
+        const Type *left = decayed(lhs), *right = decayed(rhs);
+        if (is_pointer(left) && is_integer(rhs))
+            return resolve(left);
+        if (binary.op == BinaryOp::Add && is_integer(lhs) && is_pointer(right))
+            return resolve(right);
+        if (binary.op == BinaryOp::Sub && is_pointer(left) && is_pointer(right)) {
+            if (!pointers_compatible(left, right))
                 return incompatible("D_OP_INCOMPAT", "subtracts incompatible pointers");
             return types_.lookup("ptrdiff_t");
         }
+    }
         [[fallthrough]];
     case BinaryOp::Mul:
     case BinaryOp::Div:
@@ -528,7 +536,7 @@ const Type *Checker::check_cast(Cast &cast) {
     if (to->kind == TypeKind::Void)
         ok = true;
     else if (is_integer(to))
-        ok = is_scalar(operand);
+        ok = is_scalar(decayed(operand));
     else if (to->kind == TypeKind::Pointer)
         ok = is_scalar(operand) || is_array(operand);
     if (!ok) {

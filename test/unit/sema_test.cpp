@@ -883,6 +883,22 @@ TEST(SemaOperators, IntegerOperatorsNeedIntegers) {
     EXPECT_EQ(errors("BEGIN { trace(uregs[\"a\"]); }"), Codes{"D_OP_INT@1:21"});
 }
 
+// An array in arithmetic, a comparison of addresses or a cast to an integer
+// is a pointer to its first element (C's decay; the result's type is C's).
+TEST(SemaOperators, ArraysDecayToPointers) {
+    const std::string decl = "struct rec { char name[8]; int vals[4]; }; struct rec *r;";
+    EXPECT_EQ(type_of("r->name + 1", decl), "char *");
+    EXPECT_EQ(type_of("2 + r->vals", decl), "int *");
+    EXPECT_EQ(type_of("(r->vals + 3) - r->vals", decl), "ptrdiff_t");
+    EXPECT_EQ(type_of("(uint64_t)r->vals", decl), "uint64_t");
+    EXPECT_EQ(type_of("r->vals == &r->vals[1]", decl), "int");
+    EXPECT_EQ(type_of("(uintptr_t)curthread->comm"), "uintptr_t");
+    // Still no arithmetic with D's strings, nor * / % on addresses.
+    EXPECT_EQ(errors("struct rec { char name[8]; }; struct rec *r; "
+                     "BEGIN { trace(r->name * 2); trace(r->name + \"a\"); }"),
+              (Codes{"D_OP_ARITH@1:60", "D_OP_ARITH@1:80"}));
+}
+
 TEST(SemaOperators, VoidIsNoValue) {
     EXPECT_EQ(errors("BEGIN { x = bcopy((void *)arg0, alloca(1), 1); }"), Codes{"D_OP_VFPTR@1:13"});
 }
