@@ -54,6 +54,12 @@ const Type *Checker::spelled(std::string_view spelling) {
         return types_.symbol_address(Symbolization::Kernel);
     if (spelling == "_usymaddr")
         return types_.symbol_address(Symbolization::User);
+    // A kernel struct (mutex_owner()'s task): void where BTF lacks it.
+    if (spelling.starts_with("struct ")) {
+        const Type *kernel =
+            kernel_types().by_tag(TypeKind::Struct, std::string(spelling.substr(7)));
+        return kernel ? kernel : types_.void_type();
+    }
     return types_.lookup(spelling);
 }
 

@@ -597,7 +597,10 @@ void Consumer::set_option(uint32_t epid, const std::string &name,
                           const std::optional<std::string> &value) {
     // A bare setopt("name") reaches dtrace's option code as "1".
     const std::string given = value.value_or("1");
-    Result<std::string> set = options_.set_option(options_, name, given);
+    // A consumer made without the session's option code (a test's) refuses.
+    Result<std::string> set = options_.set_option
+                                  ? options_.set_option(options_, name, given)
+                                  : Result<std::string>(Error("options cannot be set here"));
     if (set && !set->empty())
         warn(*set);
     if (set)

@@ -208,6 +208,7 @@ std::span<const FunctionDescriptor> destructive_functions();
 std::span<const FunctionDescriptor> process_functions();
 std::span<const FunctionDescriptor> file_functions();
 std::span<const FunctionDescriptor> other_subroutines();
+std::span<const FunctionDescriptor> lock_functions();
 
 const FunctionDescriptor *find_function(std::string_view name);
 // Every function, in alphabetical order.

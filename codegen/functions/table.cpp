@@ -12,10 +12,10 @@ struct FunctionTable {
     std::vector<const FunctionDescriptor *> by_name;
 
     FunctionTable() {
-        for (auto family :
-             {string_functions(), action_functions(), aggregation_functions(), memory_functions(),
-              network_functions(), symbol_functions(), speculation_functions(),
-              destructive_functions(), process_functions(), file_functions(), other_subroutines()})
+        for (auto family : {string_functions(), action_functions(), aggregation_functions(),
+                            memory_functions(), network_functions(), symbol_functions(),
+                            speculation_functions(), destructive_functions(), process_functions(),
+                            file_functions(), other_subroutines(), lock_functions()})
             for (const FunctionDescriptor &function : family)
                 by_name.push_back(&function);
         std::sort(by_name.begin(), by_name.end(),
