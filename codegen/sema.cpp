@@ -53,27 +53,31 @@ void Checker::run() {
 }
 
 void Checker::find_first_assignments() {
-    for (size_t c = 0; c < program_.clauses.size(); c++)
+    for (size_t c = 0; c < program_.clauses.size(); c++) {
+        auto note = [&](const Expr &expr) {
+            const Expr *target = nullptr;
+            if (const auto *assign = expr.as<Assign>())
+                target = assign->target.get();
+            else if (const auto *unary = expr.as<Unary>();
+                     unary &&
+                     (unary->op == UnaryOp::PreIncrement || unary->op == UnaryOp::PostIncrement ||
+                      unary->op == UnaryOp::PreDecrement || unary->op == UnaryOp::PostDecrement))
+                target = unary->operand.get();
+            if (!target)
+                return;
+            if (const auto *subscript = target->as<Subscript>())
+                target = subscript->base.get();
+            const auto *id = target->as<Identifier>();
+            if (id && !id->scoped && id->module.empty())
+                first_assignments_.try_emplace(id->name,
+                                               FirstAssignment{const_cast<Expr *>(&expr), c});
+        };
+        // A predicate counts too: `tick-1s /++n == 3/` declares n.
+        if (const ExprPtr &predicate = program_.clauses[c]->predicate)
+            for_each_expression(*predicate, note);
         for (const StmtPtr &stmt : program_.clauses[c]->statements)
-            for_each_expression(*stmt, [&](const Expr &expr) {
-                const Expr *target = nullptr;
-                if (const auto *assign = expr.as<Assign>())
-                    target = assign->target.get();
-                else if (const auto *unary = expr.as<Unary>();
-                         unary && (unary->op == UnaryOp::PreIncrement ||
-                                   unary->op == UnaryOp::PostIncrement ||
-                                   unary->op == UnaryOp::PreDecrement ||
-                                   unary->op == UnaryOp::PostDecrement))
-                    target = unary->operand.get();
-                if (!target)
-                    return;
-                if (const auto *subscript = target->as<Subscript>())
-                    target = subscript->base.get();
-                const auto *id = target->as<Identifier>();
-                if (id && !id->scoped && id->module.empty())
-                    first_assignments_.try_emplace(id->name,
-                                                   FirstAssignment{const_cast<Expr *>(&expr), c});
-            });
+            for_each_expression(*stmt, note);
+    }
 }
 
 bool Checker::declare_early(const std::string &name) {

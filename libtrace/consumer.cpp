@@ -6,6 +6,7 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -605,13 +606,47 @@ void Consumer::set_option(uint32_t epid, const std::string &name,
         warn(*set);
     if (set)
         return;
-    const std::string &refusal = set.error().message;
+    action_error(epid, "couldn't set option \"" + name + "\" to \"" + given +
+                           "\": " + set.error().message);
+}
+
+void Consumer::action_error(uint32_t epid, const std::string &message) {
     // dtrace's words, its blank line after them included.
     std::fflush(out_);
-    std::fprintf(err_,
-                 "dtx: error on enabled probe ID %u (%s): couldn't set option \"%s\" to "
-                 "\"%s\": %s\n\n",
-                 epid, probe_label(epid).c_str(), name.c_str(), given.c_str(), refusal.c_str());
+    std::fprintf(err_, "dtx: error on enabled probe ID %u (%s): %s\n\n", epid,
+                 probe_label(epid).c_str(), message.c_str());
+}
+
+void Consumer::reopen_output(uint32_t epid, const std::optional<std::string> &path) {
+    // The output's descriptor is made to refer to the new file, so that
+    // everything writing to the output (system()'s commands too) follows.
+    const int output = options_.output_fd;
+    if (output < 0)
+        return;
+    std::fflush(out_);
+    if (!path) {
+        if (first_output_)
+            dup2(first_output_.get(), output);
+        return;
+    }
+    auto failed = [&] {
+        action_error(epid, "couldn't freopen() \"" + *path + "\": " + std::strerror(errno));
+    };
+    UniqueFd file(open(path->c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666));
+    if (!file)
+        return failed();
+    if (!first_output_)
+        first_output_.reset(fcntl(output, F_DUPFD_CLOEXEC, 0));
+    if (!first_output_ || dup2(file.get(), output) < 0)
+        failed();
+}
+
+void Consumer::truncate_output() {
+    if (options_.output_fd < 0)
+        return;
+    std::fflush(out_);
+    if (ftruncate(options_.output_fd, 0) == 0)
+        lseek(options_.output_fd, 0, SEEK_SET);
 }
 
 void Consumer::run_command(const std::string &command) {

@@ -21,6 +21,7 @@
 #pragma once
 
 #include "libtrace/aggregation_print.h"
+#include "libtrace/attach.h"
 #include "libtrace/error.h"
 #include "libtrace/output_format.h"
 #include "libtrace/probe.h"
@@ -64,6 +65,10 @@ struct ConsumerOptions {
     // The most bytes of records one speculation holds (specsize); records
     // beyond are speculative drops.
     uint64_t speculation_size = 4 << 20;
+    // The descriptor `out` writes to in the end (stdout's, the -o file's),
+    // which freopen() points elsewhere and ftruncate() empties; -1: they
+    // do nothing.
+    int output_fd = -1;
     // setopt(): sets option `name` while tracing, in `options` where it is
     // one the consumer reads. The result is a notice to give, else empty; an
     // error's message is dtrace's reason for refusing, which the warning repeats.
@@ -135,6 +140,13 @@ public:
     // dtrace's warning. No value means "set" (dtrace passes "1").
     void set_option(uint32_t epid, const std::string &name,
                     const std::optional<std::string> &value);
+    // freopen() in the clause of enabled probe `epid`: the output (stdout or
+    // the -o file) goes to the end of file `path` from now on, or back to
+    // where it went at first for nullopt (freopen("")). A file that cannot be
+    // opened is dtrace's error, and the output stays where it was.
+    void reopen_output(uint32_t epid, const std::optional<std::string> &path);
+    // ftruncate(): empties the output file (nothing where it is not a file).
+    void truncate_output();
     // system(): runs `command` with /bin/sh, after what was printed before
     // it; its output goes to dtx's stdout (not to an -o file), as dtrace's.
     void run_command(const std::string &command);
@@ -150,6 +162,9 @@ public:
 private:
     // "ID 1: dtrace:::BEGIN", the probe of enabled probe `epid`.
     std::string probe_label(uint32_t epid) const;
+    // A run-time error of an action, not a fault: dtrace's "error on enabled
+    // probe ID" line on stderr, the trace going on.
+    void action_error(uint32_t epid, const std::string &message);
     uint32_t probe_id_of(uint32_t epid) const;
     Flow flow_of(const EnabledProbe &enabled) const;
     // Prints the return record held for `cpu`, if any, now that `next` (null
@@ -195,6 +210,8 @@ private:
     ConsumerOptions options_;
     FILE *out_;
     FILE *err_;
+    // The output's first file, kept from the first freopen() on to restore it.
+    UniqueFd first_output_;
     Formatter formatter_;
     std::unique_ptr<OutputFormat> output_;
     // flowindent's state per CPU: the indentation and the last EPID shown.

@@ -1,5 +1,5 @@
 // Data-recording actions: trace(), printf(), print(), tracemem(), stack(),
-// ustack(), and exit() and setopt(), which the consumer performs. Each records
+// ustack(), and exit(), setopt() and ftruncate(), which the consumer performs. Each records
 // its values into the clause's record; its consume function prints them when
 // the consumer meets the record.
 #include "codegen/checker.h"
@@ -245,6 +245,15 @@ Value lower_exit(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
     return l.finish_action(state, std::move(action), call);
 }
 
+// ftruncate(): the output file emptied, at this point of the output.
+void consume_ftruncate(Consumer &consumer, const ActionDescription &, std::span<const std::byte>) {
+    consumer.truncate_output();
+}
+
+Value lower_ftruncate(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+    return l.finish_action(state, l.action(call, consume_ftruncate), call);
+}
+
 void consume_setopt(Consumer &consumer, const ActionDescription &action,
                     std::span<const std::byte> record) {
     consumer.set_option(consumer.read<trace::RecordHeader>(record, 0).epid, action.option_name,
@@ -275,6 +284,7 @@ constexpr auto A = FunctionClass::Action;
 
 constexpr FunctionDescriptor kActions[] = {
     describe("exit", A, "void", {integer("int")}, lower_exit, {.role = ClauseRole::Exit}),
+    describe("ftruncate", A, "void", {}, lower_ftruncate),
     // jstack(): Linux's Java VMs register no ustack helper that would name
     // their frames, so it is ustack() with jstackframes' depth: the walk
     // ends cleanly at the VM's compiled code, which no file holds.

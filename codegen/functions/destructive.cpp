@@ -1,8 +1,10 @@
 // Destructive actions, allowed only with -w or `#pragma D option destructive`
 // (the checker refuses them otherwise with D_ACT_DESTRUCTIVE): system() runs
-// a command from the consumer, in order with the trace output; raise() and
+// a command from the consumer, in order with the trace output, and freopen()
+// sends the output to another file; raise() and
 // stop() signal the current thread or process from the probe; chill() spins
 // in the probe. copyout() and copyoutstr() are in memory.cpp.
+#include "codegen/checker.h"
 #include "codegen/functions/function.h"
 #include "codegen/lowering.h"
 #include "libtrace/consumer.h"
@@ -41,6 +43,48 @@ void consume_system(Consumer &consumer, const ActionDescription &action,
 
 Value lower_system(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
     return l.finish_action(state, l.formatted_action(call, state, consume_system), call);
+}
+
+// freopen(format, ...): the output goes to the formatted file from now on;
+// freopen("") sends it back where it went first.
+void consume_freopen(Consumer &consumer, const ActionDescription &action,
+                     std::span<const std::byte> record) {
+    const uint32_t epid = consumer.read<trace::RecordHeader>(record, 0).epid;
+    if (!action.format || action.format->empty()) {
+        consumer.reopen_output(epid, std::nullopt);
+        return;
+    }
+    std::vector<trace::FormatArgument> arguments;
+    for (const trace::ValueLayout &layout : action.values)
+        arguments.push_back(consumer.argument(layout, record));
+    std::string path;
+    if (Status formatted =
+            consumer.formatter().format_printf(*action.parsed_format, arguments, path);
+        !formatted) {
+        consumer.warn("freopen(): " + formatted.error().message);
+        return;
+    }
+    consumer.reopen_output(epid, path);
+}
+
+// printf()'s rule, but "" is freopen()'s own: back to the first output. "."
+// is refused as dtrace refuses it (its sentinel for "").
+bool check_freopen(CallCheck &check) {
+    ast::Call &call = check.call;
+    const auto *literal =
+        call.arguments.empty() ? nullptr : call.arguments[0]->as<ast::StringLiteral>();
+    if (literal && literal->value == ".") {
+        check.checker.error("D_FREOPEN_INVALID", literal->range,
+                            "freopen() argument #1 cannot be \".\"");
+        return false;
+    }
+    if (literal && literal->value.empty() && call.arguments.size() == 1)
+        return check.checker.check(*call.arguments[0]) != nullptr;
+    return printf_rule(check);
+}
+
+Value lower_freopen(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+    return l.finish_action(state, l.formatted_action(call, state, consume_freopen), call);
 }
 
 // What raise(), stop() and chill() do happens in the probe; their record only
@@ -92,6 +136,8 @@ constexpr auto A = FunctionClass::Action;
 
 constexpr FunctionDescriptor kDestructive[] = {
     describe("chill", A, "void", {integer("int")}, lower_chill, {.destructive = true}),
+    describe("freopen", A, "void", {format()}, lower_freopen,
+             {.variadic = true, .destructive = true, .check = check_freopen}),
     describe("raise", A, "void", {integer("int")}, lower_raise, {.destructive = true}),
     describe("stop", A, "void", {}, lower_stop, {.destructive = true}),
     describe("system", A, "void", {format()}, lower_system,

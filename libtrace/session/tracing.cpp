@@ -347,6 +347,7 @@ Status Session::Impl::attach(Tracing &tracing) {
 Status Session::Impl::begin(Tracing &tracing, const Interrupts &interrupts) {
     const ProgramDescription &description = compiled->description;
     trace::ConsumerOptions consumer_setup = consumer_options;
+    consumer_setup.output_fd = fileno(out);
     auto symbols = std::make_shared<std::optional<trace::KernelSymbolTable>>();
     auto kernel_table = [symbols]() -> const trace::KernelSymbolTable * {
         if (!symbols->has_value()) {
