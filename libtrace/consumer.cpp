@@ -577,6 +577,19 @@ void Consumer::printa(const ActionDescription &action) {
     output_->printa(aggregations, &text);
 }
 
+std::optional<std::string> Consumer::formatted(const ActionDescription &action,
+                                               std::span<const std::byte> record,
+                                               std::vector<FormatArgument> &arguments) {
+    for (const ValueLayout &layout : action.values)
+        arguments.push_back(argument(layout, record));
+    std::string text;
+    if (Status made = formatter_.format_printf(*action.parsed_format, arguments, text); !made) {
+        warn(std::string(action.function) + "(): " + made.error().message);
+        return std::nullopt;
+    }
+    return text;
+}
+
 void Consumer::warn(const std::string &message) {
     std::fflush(out_);
     std::fprintf(err_, "dtx: %s\n", message.c_str());

@@ -120,6 +120,12 @@ public:
     std::string_view string_at(std::span<const std::byte> record, const ValueLayout &layout) const;
     // A recorded value as a printf() argument; strings point into `record`.
     FormatArgument argument(const ValueLayout &layout, std::span<const std::byte> record) const;
+    // The text a printf-like action (printf(), system(), freopen()) makes of
+    // its record: its format over its values, which go into `arguments`;
+    // nullopt after a warning naming the action.
+    std::optional<std::string> formatted(const ActionDescription &action,
+                                         std::span<const std::byte> record,
+                                         std::vector<FormatArgument> &arguments);
     // A recorded value as an aggregation key holds it (stacks, symbols ...).
     KeyField key_field(const ValueLayout &layout, std::span<const std::byte> key) const;
     template <typename T>

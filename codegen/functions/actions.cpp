@@ -37,16 +37,8 @@ Value lower_trace(Lowering &l, const ast::Call &call, ClauseState &state, bool) 
 void consume_printf(Consumer &consumer, const ActionDescription &action,
                     std::span<const std::byte> record) {
     std::vector<trace::FormatArgument> arguments;
-    for (const trace::ValueLayout &layout : action.values)
-        arguments.push_back(consumer.argument(layout, record));
-    std::string text;
-    if (Status formatted =
-            consumer.formatter().format_printf(*action.parsed_format, arguments, text);
-        !formatted) {
-        consumer.warn(std::string(action.function) + "(): " + formatted.error().message);
-        return;
-    }
-    consumer.output().printf(arguments, text);
+    if (std::optional<std::string> text = consumer.formatted(action, record, arguments))
+        consumer.output().printf(arguments, *text);
 }
 
 Value lower_printf(Lowering &l, const ast::Call &call, ClauseState &state, bool) {

@@ -29,16 +29,8 @@ constexpr uint64_t kChillLimitNanoseconds = 500'000'000;
 void consume_system(Consumer &consumer, const ActionDescription &action,
                     std::span<const std::byte> record) {
     std::vector<trace::FormatArgument> arguments;
-    for (const trace::ValueLayout &layout : action.values)
-        arguments.push_back(consumer.argument(layout, record));
-    std::string command;
-    if (Status formatted =
-            consumer.formatter().format_printf(*action.parsed_format, arguments, command);
-        !formatted) {
-        consumer.warn("system(): " + formatted.error().message);
-        return;
-    }
-    consumer.run_command(command);
+    if (std::optional<std::string> command = consumer.formatted(action, record, arguments))
+        consumer.run_command(*command);
 }
 
 Value lower_system(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
@@ -55,16 +47,8 @@ void consume_freopen(Consumer &consumer, const ActionDescription &action,
         return;
     }
     std::vector<trace::FormatArgument> arguments;
-    for (const trace::ValueLayout &layout : action.values)
-        arguments.push_back(consumer.argument(layout, record));
-    std::string path;
-    if (Status formatted =
-            consumer.formatter().format_printf(*action.parsed_format, arguments, path);
-        !formatted) {
-        consumer.warn("freopen(): " + formatted.error().message);
-        return;
-    }
-    consumer.reopen_output(epid, path);
+    if (std::optional<std::string> path = consumer.formatted(action, record, arguments))
+        consumer.reopen_output(epid, *path);
 }
 
 // printf()'s rule, but "" is freopen()'s own: back to the first output. "."
