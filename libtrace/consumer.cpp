@@ -763,6 +763,7 @@ void Consumer::reset_keys(const AggregationDescription &d, int fd,
 }
 
 void Consumer::report_drops() {
+    std::fflush(out_); // the trace printed before the drops comes before them
     int fd = object_.map_fd(program_.drops_map);
     reported_drops_.resize(size_t(DropCounter::Count), std::vector<uint64_t>(size_t(cpu_count_)));
     // Per CPU, what the counter gained since the last report.
