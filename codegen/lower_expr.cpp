@@ -5,6 +5,8 @@
 
 #include <linux/bpf.h>
 
+#include <bit>
+
 namespace dtx::codegen {
 
 namespace {
@@ -571,8 +573,13 @@ Value Lowering::lower_expression(const ast::Expr &expr, ClauseState &state) {
                 const sema::Type *e = sema::resolve(p->element);
                 return e && e->size ? e->size : 1;
             };
+            // C's difference of pointers into one array is a whole number
+            // of elements: an exact division, which LLVM makes a shift or a
+            // multiplication (BPF before v4 has no signed division).
             if (left_address && right_address)
-                return {ir_.CreateSDiv(ir_.CreateSub(lhs, rhs), const64(scale_of(lt))), type};
+                return {exact_divide(ir_.CreateSub(as_number(state, lhs), as_number(state, rhs)),
+                                     scale_of(lt)),
+                        type};
             if (left_address)
                 rhs = ir_.CreateMul(rhs, const64(scale_of(lt)));
             else
@@ -739,6 +746,28 @@ Value Lowering::lower_expression(const ast::Expr &expr, ClauseState &state) {
     return {const64(0), type};
 }
 
+llvm::Value *Lowering::as_number(ClauseState &state, llvm::Value *value) {
+    // The verifier refuses arithmetic between a map value's pointer (alloca
+    // scratch, a global's bytes) and a number it cannot bound (`&a[3] - p`);
+    // what is read back from map memory is only a number.
+    llvm::Value *slot = scratch(state, 8);
+    ir_.CreateAlignedStore(value, slot, llvm::Align(8), /*isVolatile=*/true);
+    return ir_.CreateAlignedLoad(i64(), slot, llvm::Align(8), /*isVolatile=*/true);
+}
+
+llvm::Value *Lowering::exact_divide(llvm::Value *value, uint64_t divisor) {
+    // value / divisor where it divides exactly: an arithmetic shift by the
+    // divisor's factors of two, then a multiplication by the inverse of its
+    // odd part modulo 2^64 (Newton's iteration doubles the bits each step).
+    const unsigned shift = unsigned(std::countr_zero(divisor));
+    const uint64_t odd = divisor >> shift;
+    uint64_t inverse = odd;
+    for (int i = 0; i < 5; i++)
+        inverse *= 2 - odd * inverse;
+    llvm::Value *shifted = shift ? ir_.CreateAShr(value, const64(shift), "", true) : value;
+    return odd == 1 ? shifted : ir_.CreateMul(shifted, const64(inverse));
+}
+
 void Lowering::check_index(ClauseState &state, llvm::Value *index, const sema::Type *array) {
     if (array->array_count != 0) // not a flexible array member
         fault_if(state, ir_.CreateICmpUGE(index, const64(array->array_count)),
@@ -781,6 +810,17 @@ std::optional<llvm::Value *> Lowering::address_of(const ast::Expr &lvalue, Claus
     if (std::optional<llvm::Value *> kernel = kernel_address(lvalue, state))
         return kernel;
     switch (lvalue.kind) {
+    case ast::Expr::Kind::Identifier: {
+        // A global's own bytes in the program's data, for `&a[2]` and `&g.x`
+        // (sema refuses `&a` itself, as dtrace does).
+        auto resolved = input_.checked.resolutions.find(&lvalue);
+        const VariableStorage *storage = storage_of(lvalue);
+        if (resolved == input_.checked.resolutions.end() ||
+            resolved->second.kind != sema::Resolution::Kind::Variable || !storage ||
+            storage->kind != VariableStorage::Kind::Global)
+            return std::nullopt;
+        return as_number(state, ir_.CreatePtrToInt(at(globals_, storage->offset), i64()));
+    }
     case ast::Expr::Kind::Unary:
         if (const auto &u = *lvalue.as<ast::Unary>(); u.op == ast::UnaryOp::Deref)
             return lower_scalar(*u.operand, state);

@@ -398,6 +398,13 @@ public:
                           ClauseState &state);
     // The size of what a pointer of type `pointer` points to (1 for void).
     uint64_t pointee_size(const sema::Type *pointer);
+    // `value` / `divisor` for a value the divisor divides exactly (a
+    // difference of pointers), without a division: BPF before v4 has no
+    // signed one.
+    llvm::Value *exact_divide(llvm::Value *value, uint64_t divisor);
+    // `value` (an i64) as the verifier sees a plain number, never a pointer
+    // into a map: stored to scratch and read back.
+    llvm::Value *as_number(ClauseState &state, llvm::Value *value);
 
     // --- lower_places.cpp -----------------------------------------------------------
     // Whether an assignment to `target` sets a whole variable (x, self->x,
