@@ -41,6 +41,8 @@ struct CompileOptions {
     uint32_t jstackframes = 50;    // jstack() depth when not given
     uint64_t bufsize = 4 << 20;    // the ring buffer (rounded up to a power of two)
     uint32_t nspec = 1;            // speculations a program can have at once
+    // -x cpu: clauses run only on this CPU (BEGIN and END run there).
+    std::optional<uint32_t> cpu;
     // Every record holds its firing's timestamp (oformat=json shows it):
     // ClauseDescription::timestamp_offset.
     bool record_timestamps = false;

@@ -387,9 +387,12 @@ void Lowering::emit_dispatch(const TrampolineSpec &spec, llvm::Value *dctx, llvm
         auto *active = llvm::BasicBlock::Create(context_, "active", function);
         llvm::LoadInst *activity = ir_.CreateLoad(i32(), activity_);
         activity->setVolatile(true);
-        ir_.CreateCondBr(
-            ir_.CreateICmpEQ(activity, ir_.getInt32(uint32_t(trace::Activity::Active))), active,
-            end);
+        llvm::Value *runs =
+            ir_.CreateICmpEQ(activity, ir_.getInt32(uint32_t(trace::Activity::Active)));
+        if (options_.cpu) // -x cpu: on that CPU only, as dtrace-utils' trampolines
+            runs =
+                ir_.CreateAnd(runs, ir_.CreateICmpEQ(current_cpu(), ir_.getInt32(*options_.cpu)));
+        ir_.CreateCondBr(runs, active, end);
         ir_.SetInsertPoint(active);
     }
     store64(const64(0), at(dctx, ClauseContextLayout::timestamp));

@@ -41,7 +41,7 @@ constexpr std::array kOptions = {
     OptionSpec{"cppargs", Time::Compile, Syntax::Text, Effect::Acts, true},
     OptionSpec{"cpphdrs", Time::Compile, Syntax::Flag, Effect::Acts, true},
     OptionSpec{"cpppath", Time::Compile, Syntax::Text, Effect::Ignored, true},
-    OptionSpec{"cpu", Time::Runtime, Syntax::Toggle, Effect::Ignored},
+    OptionSpec{"cpu", Time::Runtime, Syntax::Toggle, Effect::Acts},
     OptionSpec{"ctfpath", Time::Compile, Syntax::Text, Effect::Ignored, true},
     OptionSpec{"ctypes", Time::Compile, Syntax::Text, Effect::Ignored},
     OptionSpec{"debug", Time::Compile, Syntax::Flag, Effect::Ignored},

@@ -66,8 +66,7 @@ std::optional<OptionRange> range_of(const OptionSpec &spec) {
     for (const auto &[name, range] : kRanges)
         if (spec.name == name)
             return range;
-    // A CPU this machine may have (dtx does not act on cpu, but a number
-    // naming no CPU is wrong whatever acts on it).
+    // A CPU this machine may have.
     if (spec.name == "cpu")
         return OptionRange{0, uint64_t(std::max(libbpf_num_possible_cpus(), 1) - 1)};
     switch (spec.syntax) {
@@ -194,7 +193,11 @@ Status set_compile_option(const OptionTargets &targets, const std::string &name,
         frames(compile.jstackframes, codegen::CompileOptions{}.jstackframes);
     else if (name == "unwindsize")
         flags.unwindsize = v.number;
-    else if (name == "oformat") {
+    else if (name == "cpu") {
+        if (!value)
+            return failure("option 'cpu' needs the number of a CPU, -x cpu=N");
+        compile.cpu = v.set ? std::optional(uint32_t(v.number)) : std::nullopt;
+    } else if (name == "oformat") {
         // JSON shows each firing's timestamp: the records carry it.
         const bool json = value == "json";
         targets.consumer->output = json ? trace::OutputKind::Json : trace::OutputKind::Text;

@@ -14,6 +14,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <sched.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/timerfd.h>
@@ -24,6 +25,7 @@
 #include <cstring>
 #include <ctime>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -43,8 +45,13 @@ uint64_t clock_ns(clockid_t clock) {
     return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
 }
 
-int run_program(int fd) {
+// BEGIN's or END's program, on CPU `cpu` when given (-x cpu).
+int run_program(int fd, std::optional<uint32_t> cpu) {
     LIBBPF_OPTS(bpf_test_run_opts, options);
+    if (cpu) {
+        options.flags = BPF_F_TEST_RUN_ON_CPU;
+        options.cpu = *cpu;
+    }
     return bpf_prog_test_run_opts(fd, &options) == 0 ? 0 : -errno;
 }
 
@@ -310,6 +317,25 @@ Status Session::Impl::attach(Tracing &tracing) {
             t.activation != providers::Activation::End)
             total += t.spec.probes.size();
     trace::AttachProgressLine progress(err, total);
+    // With -x cpu, attached from that CPU: tick-N's timers fire where they
+    // were armed.
+    std::optional<cpu_set_t> affinity;
+    if (compile_options.cpu) {
+        cpu_set_t only;
+        CPU_ZERO(&only);
+        CPU_SET(*compile_options.cpu, &only);
+        affinity.emplace();
+        if (sched_getaffinity(0, sizeof(*affinity), &*affinity) != 0 ||
+            sched_setaffinity(0, sizeof(only), &only) != 0)
+            affinity.reset();
+    }
+    struct RestoreAffinity {
+        std::optional<cpu_set_t> &saved;
+        ~RestoreAffinity() {
+            if (saved)
+                sched_setaffinity(0, sizeof(*saved), &*saved);
+        }
+    } restore{affinity};
     for (providers::Trampoline &t : trampolines) {
         int fd = tracing.object.program_fd(t.spec.program_name);
         if (t.activation == providers::Activation::Begin) {
@@ -431,7 +457,7 @@ Status Session::Impl::begin(Tracing &tracing, const Interrupts &interrupts) {
         return errno_error("could not open the ring buffer", "ring_buffer__new", errno);
 
     if (tracing.begin_fd >= 0) {
-        if (int e = run_program(tracing.begin_fd); e < 0)
+        if (int e = run_program(tracing.begin_fd, compile_options.cpu); e < 0)
             std::fprintf(err, "dtx: could not fire BEGIN: %s\n", std::strerror(-e));
     } else if (tracing.activity) {
         __atomic_store_n(tracing.activity, uint32_t(Activity::Active), __ATOMIC_SEQ_CST);
@@ -545,7 +571,7 @@ int Session::Impl::end(Tracing &tracing) {
     if (tracing.activity)
         __atomic_store_n(tracing.activity, uint32_t(Activity::Draining), __ATOMIC_SEQ_CST);
     if (tracing.end_fd >= 0)
-        run_program(tracing.end_fd);
+        run_program(tracing.end_fd, compile_options.cpu);
     ring_buffer__consume(tracing.ring.get());
     tracing.consumer->finish();
     return tracing.consumer->exit_status().value_or(tracing.status_without_exit);

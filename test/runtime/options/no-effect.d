@@ -1,4 +1,4 @@
-/* dtx-args: -q -x cpu=0 -x bufpolicy=fill -x lazyload */
+/* dtx-args: -q -x lockmem=1g -x bufpolicy=fill -x lazyload */
 /*
  * Options dtrace defines that dtx has no use for: accepted, each with a
  * one-line notice (once); rates and quietresize need nothing and say
@@ -6,7 +6,7 @@
  */
 
 #pragma D option noresolve
-#pragma D option cpu=1
+#pragma D option lockmem=2g
 #pragma D option quietresize
 #pragma D option statusrate=1s
 
