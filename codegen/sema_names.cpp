@@ -263,7 +263,9 @@ const Type *Checker::check_macro(MacroArgument &macro) {
     const bool numbered = !macro.name.empty() && std::isdigit(uint8_t(macro.name[0]));
     std::optional<std::string> text;
     if (numbered) {
-        size_t index = std::stoul(macro.name);
+        // A number too large for any argument names none.
+        size_t index = 0;
+        std::from_chars(macro.name.data(), macro.name.data() + macro.name.size(), index);
         if (index >= 1 && index <= options_.macro_arguments.size())
             text = options_.macro_arguments[index - 1];
         else if (out_.defaultargs)

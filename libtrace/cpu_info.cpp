@@ -23,9 +23,11 @@ int32_t read_number(const std::string &path) {
 
 // The node a CPU belongs to is the N of its nodeN link; none without NUMA.
 int32_t numa_node(const std::string &cpu_directory) {
+    // Incremented with an error code: a range-for's ++ throws.
     std::error_code error;
-    for (const auto &entry : std::filesystem::directory_iterator(cpu_directory, error)) {
-        const std::string name = entry.path().filename().string();
+    for (std::filesystem::directory_iterator entry(cpu_directory, error), end;
+         !error && entry != end; entry.increment(error)) {
+        const std::string name = entry->path().filename().string();
         int32_t node = 0;
         if (name.starts_with("node") &&
             std::from_chars(name.data() + 4, name.data() + name.size(), node).ec == std::errc{})

@@ -9,7 +9,6 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <fstream>
 #include <numeric>
 #include <unordered_map>
 
@@ -44,9 +43,12 @@ std::size_t leading_underscores(std::string_view name) {
 // Why the addresses read as zero: kptr_restrict 2 hides them from everyone,
 // 1 from readers without CAP_SYSLOG.
 std::string kptr_restrict_hint() {
-    std::ifstream in("/proc/sys/kernel/kptr_restrict");
+    const std::optional<std::string> setting_text =
+        read_first_line("/proc/sys/kernel/kptr_restrict");
     int value = -1;
-    if (!(in >> value))
+    if (!setting_text ||
+        std::from_chars(setting_text->data(), setting_text->data() + setting_text->size(), value)
+                .ec != std::errc())
         return "run dtx as root (with CAP_SYSLOG) and check the kernel.kptr_restrict sysctl";
     const std::string setting = "kernel.kptr_restrict is " + std::to_string(value);
     if (value >= 2)

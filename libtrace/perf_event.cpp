@@ -1,5 +1,7 @@
 #include "libtrace/perf_event.h"
 
+#include "libtrace/whole_file.h"
+
 #include <linux/bpf.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -9,7 +11,6 @@
 #include <cerrno>
 #include <charconv>
 #include <cstddef>
-#include <fstream>
 
 namespace dtx::trace {
 
@@ -69,15 +70,6 @@ std::string_view perf_event_open_hint(int errnum) {
     default:
         return {};
     }
-}
-
-// The first line of a sysfs file, without its newline.
-std::optional<std::string> read_first_line(const std::string &path) {
-    std::ifstream file(path);
-    std::string line;
-    if (!std::getline(file, line))
-        return std::nullopt;
-    return line;
 }
 
 } // namespace

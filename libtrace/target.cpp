@@ -1,5 +1,7 @@
 #include "libtrace/target.h"
 
+#include "libtrace/whole_file.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/prctl.h>
@@ -16,7 +18,6 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <utility>
 
 extern char **environ;
@@ -46,12 +47,15 @@ int executable_error(const std::string &path) {
 
 // The process a thread belongs to, from /proc/TID/status.
 std::optional<pid_t> thread_group_of(pid_t tid) {
-    std::ifstream status("/proc/" + std::to_string(tid) + "/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.starts_with("Tgid:"))
-            return pid_t(std::strtol(line.c_str() + 5, nullptr, 10));
-    return std::nullopt;
+    const std::optional<std::string> status = read_file("/proc/" + std::to_string(tid) + "/status");
+    std::optional<pid_t> group;
+    for_each_line(status.value_or(""), [&group](std::string_view line) {
+        if (!line.starts_with("Tgid:"))
+            return true;
+        group = pid_t(std::strtol(std::string(line.substr(5)).c_str(), nullptr, 10));
+        return false;
+    });
+    return group;
 }
 
 bool has_exited(int pidfd) {

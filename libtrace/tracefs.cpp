@@ -1,5 +1,7 @@
 #include "libtrace/tracefs.h"
 
+#include "libtrace/whole_file.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <linux/magic.h>
@@ -11,9 +13,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 namespace dtx::trace {
 namespace {
@@ -45,25 +45,24 @@ std::string unescape_mount_path(std::string_view escaped) {
 }
 
 std::optional<std::string> tracefs_from_mount_table() {
-    std::ifstream mounts("/proc/self/mounts");
-    std::string line;
-    while (std::getline(mounts, line)) {
+    std::optional<std::string> found;
+    for_each_line(read_file("/proc/self/mounts").value_or(""), [&found](std::string_view line) {
         // "SOURCE DIR TYPE OPTIONS 0 0"
         size_t dir_start = line.find(' ');
-        if (dir_start == std::string::npos)
-            continue;
+        if (dir_start == std::string_view::npos)
+            return true;
         size_t dir_end = line.find(' ', dir_start + 1);
-        if (dir_end == std::string::npos)
-            continue;
+        if (dir_end == std::string_view::npos)
+            return true;
         size_t type_end = line.find(' ', dir_end + 1);
-        if (line.compare(dir_end + 1, type_end - dir_end - 1, "tracefs") != 0)
-            continue;
-        std::string dir = unescape_mount_path(
-            std::string_view(line).substr(dir_start + 1, dir_end - dir_start - 1));
+        if (line.substr(dir_end + 1, type_end - dir_end - 1) != "tracefs")
+            return true;
+        std::string dir = unescape_mount_path(line.substr(dir_start + 1, dir_end - dir_start - 1));
         if (is_tracefs(dir))
-            return dir;
-    }
-    return std::nullopt;
+            found = std::move(dir);
+        return !found;
+    });
+    return found;
 }
 
 bool is_plain_name(std::string_view name) {
@@ -166,17 +165,18 @@ Result<std::vector<std::string>> list_tracepoints(std::string_view tracefs_dir,
 
 Result<std::vector<TracefsEvent>> list_available_events(std::string_view tracefs_dir) {
     std::string path = std::string(tracefs_dir) + "/available_events";
-    std::ifstream file(path);
-    if (!file)
-        return errno_error("tracefs events", "open " + path, errno);
+    int errnum = 0;
+    const std::string text = read_whole_file(path, errnum, std::size_t{1} << 20);
+    if (errnum != 0)
+        return errno_error("tracefs events", "open " + path, errnum);
     std::vector<TracefsEvent> events;
-    std::string line;
-    while (std::getline(file, line)) {
+    for_each_line(text, [&events](std::string_view line) {
         size_t colon = line.find(':');
-        if (colon == std::string::npos || colon == 0 || colon + 1 == line.size())
-            continue;
-        events.push_back({line.substr(0, colon), line.substr(colon + 1)});
-    }
+        if (colon != std::string_view::npos && colon != 0 && colon + 1 != line.size())
+            events.push_back(
+                {std::string(line.substr(0, colon)), std::string(line.substr(colon + 1))});
+        return true;
+    });
     return events;
 }
 
@@ -187,15 +187,12 @@ Result<std::string> read_tracepoint_format(std::string_view tracefs_dir, std::st
         return Error{target + ": not a valid tracepoint name", EINVAL};
     std::string path(tracefs_dir);
     path.append("/events/").append(category).append("/").append(event).append("/format");
-    std::ifstream file(path);
-    if (!file) {
-        int err = errno;
+    int err = 0;
+    std::string text = read_whole_file(path, err, std::size_t{8} << 10);
+    if (err != 0)
         return errno_error(target, "open " + path, err,
                            err == ENOENT ? "no such tracepoint" : std::string_view{});
-    }
-    std::ostringstream text;
-    text << file.rdbuf();
-    return text.str();
+    return text;
 }
 
 } // namespace dtx::trace

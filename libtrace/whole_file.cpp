@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 namespace dtx::trace {
@@ -32,6 +33,22 @@ std::string read_whole_file(const std::string &path, int &errnum, std::size_t si
     }
     ::close(fd);
     text.resize(used);
+    return text;
+}
+
+std::optional<std::string> read_file(const std::string &path, std::size_t size_hint) {
+    int errnum = 0;
+    std::string text = read_whole_file(path, errnum, size_hint);
+    if (errnum != 0)
+        return std::nullopt;
+    return text;
+}
+
+std::optional<std::string> read_first_line(const std::string &path) {
+    std::optional<std::string> text = read_file(path, 256);
+    if (!text || text->empty())
+        return std::nullopt;
+    text->resize(std::min(text->size(), text->find('\n')));
     return text;
 }
 

@@ -12,6 +12,7 @@
 #include "providers/profile.h"
 
 #include "codegen/bpf_debuginfo.h"
+#include "libtrace/whole_file.h"
 #include "providers/registry.h"
 
 #include <bpf/bpf.h>
@@ -20,7 +21,6 @@
 #include <cctype>
 #include <cerrno>
 #include <charconv>
-#include <fstream>
 #include <limits>
 
 namespace dtx::providers {
@@ -47,23 +47,23 @@ constexpr uint64_t kClockMonotonic = 1;
 
 std::vector<int> online_cpus() {
     std::vector<int> cpus;
-    std::ifstream file("/sys/devices/system/cpu/online");
-    std::string text;
-    std::getline(file, text);
-    size_t pos = 0;
-    while (pos < text.size()) {
-        size_t comma = text.find(',', pos);
-        std::string range = text.substr(pos, comma == std::string::npos ? std::string::npos
-                                                                         : comma - pos);
+    // "0-3,8,10-11"
+    const std::string text = trace::read_first_line("/sys/devices/system/cpu/online").value_or("");
+    std::string_view ranges = text;
+    while (!ranges.empty()) {
+        const size_t comma = ranges.find(',');
+        const std::string_view range = ranges.substr(0, comma);
+        ranges.remove_prefix(comma == std::string_view::npos ? ranges.size() : comma + 1);
         int first = 0, last = 0;
-        size_t dash = range.find('-');
-        first = std::stoi(range.substr(0, dash));
-        last = dash == std::string::npos ? first : std::stoi(range.substr(dash + 1));
+        const char *end = range.data() + range.size();
+        auto [dash, parsed] = std::from_chars(range.data(), end, first);
+        if (parsed != std::errc())
+            break;
+        last = first;
+        if (dash != end && (*dash != '-' || std::from_chars(dash + 1, end, last).ec != std::errc()))
+            break;
         for (int cpu = first; cpu <= last; cpu++)
             cpus.push_back(cpu);
-        if (comma == std::string::npos)
-            break;
-        pos = comma + 1;
     }
     if (cpus.empty())
         cpus.push_back(0);

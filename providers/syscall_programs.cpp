@@ -7,9 +7,9 @@
 #include <linux/bpf.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Module.h>
+#include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <span>
 
 namespace dtx::providers {
@@ -252,7 +252,7 @@ Trampoline syscall_tracepoint_program(std::string program_name, std::vector<Sysc
     // registers directly, where raw_tp needs a probe-read helper call
     // (~40 ns a traced call; on return the syscall number read runs for
     // every call of every process).
-    const bool typed = std::filesystem::exists("/sys/kernel/btf/vmlinux");
+    const bool typed = access("/sys/kernel/btf/vmlinux", F_OK) == 0;
     t.spec.section = typed ? (is_return ? "tp_btf/sys_exit" : "tp_btf/sys_enter") : "raw_tp";
     for (const SyscallProbe &probe : probes)
         t.spec.probes.push_back(probe.probe);

@@ -48,6 +48,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -99,12 +100,15 @@ struct NoteFileSearch {
 
 std::vector<pid_t> running_pids() {
     std::vector<pid_t> pids;
+    // Incremented with an error code: a range-for's ++ throws.
     std::error_code error;
-    for (const auto &entry : std::filesystem::directory_iterator("/proc", error)) {
-        std::string name = entry.path().filename();
-        if (!name.empty() &&
-            std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; }))
-            pids.push_back(pid_t(std::stol(name)));
+    for (std::filesystem::directory_iterator entry("/proc", error), end; !error && entry != end;
+         entry.increment(error)) {
+        const std::string name = entry->path().filename();
+        pid_t pid = 0;
+        auto [rest, parsed] = std::from_chars(name.data(), name.data() + name.size(), pid);
+        if (parsed == std::errc() && rest == name.data() + name.size() && pid > 0)
+            pids.push_back(pid);
     }
     std::sort(pids.begin(), pids.end());
     return pids;
