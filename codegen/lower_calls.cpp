@@ -148,25 +148,91 @@ llvm::Value *Lowering::unwind_user_stack(llvm::Value *buffer, uint32_t room, con
                             .key = debug_->integer_type(4, true),
                             .value = debug_->char_array_type(kRecentMappingsSize),
                             .map_flags = BPF_F_NO_PREALLOC});
+        // The file mappings announced to user space (trace::MappingRecord).
+        debug_->define_map({.name = "dtx_unwind_announced",
+                            .type = BPF_MAP_TYPE_LRU_HASH,
+                            .max_entries = kAnnouncedMappings,
+                            .key = debug_->char_array_type(kAnnouncedMappingKeySize),
+                            .value = debug_->integer_type(8, false)});
         description_.unwinds_user_stacks = true;
     }
     room = std::min(room, kUnwindFrames);
     if (room == 0)
         return const64(0);
-    // One walk's room for all the clause's user stacks: each is copied from it.
+    // One walk for all the clause's user stacks, taken once a firing (a
+    // second would find the mappings the first looked up unavailable where
+    // interrupts are off): each is copied from it. The walk's first word,
+    // its room, is 0 until it is taken (set where the clause starts).
     if (!state.unwind_walk_offset) {
         const uint32_t offset = state.scratch_offset;
         scratch(state, kUnwindWalkSize);
         state.unwind_walk_offset = offset;
+        llvm::IRBuilder<>::InsertPointGuard guard(ir_);
+        llvm::BasicBlock &entry = state.function->getEntryBlock();
+        ir_.SetInsertPoint(&entry, entry.getFirstInsertionPt());
+        store64(const64(0), at(state.dctx, scratch_area_offset() + offset));
     }
     llvm::Value *walk = at(state.dctx, scratch_area_offset() + *state.unwind_walk_offset);
     llvm::Value *frames = at(walk, kUnwindFramesOffset);
-    // What the walk leaves of the last one is not this stack's.
+    llvm::BasicBlock *before = ir_.GetInsertBlock();
+    auto *take = llvm::BasicBlock::Create(context_, "take_user_stack", state.function);
+    auto *taken = llvm::BasicBlock::Create(context_, "user_stack_taken", state.function);
+    llvm::Value *walked_room = load64(walk);
+    llvm::Value *walked_depth = load64(at(walk, kUnwindDepthOffset));
+    // A walk with more room found the same frames, and maybe more.
+    llvm::Value *reused = ir_.CreateSelect(ir_.CreateICmpULT(walked_depth, const64(room)),
+                                           walked_depth, const64(room));
+    ir_.CreateCondBr(ir_.CreateICmpUGE(walked_room, const64(room)), taken, take);
+    ir_.SetInsertPoint(take);
+    // What an earlier firing's walk left is not this stack's.
     zero(frames, room * 8);
     llvm::Value *depth = runtime_call("dtx_rt_unwind", {walk, const64(room)});
+    llvm::BasicBlock *after_walk = ir_.GetInsertBlock();
+    ir_.CreateBr(taken);
+    ir_.SetInsertPoint(taken);
+    llvm::PHINode *found = ir_.CreatePHI(i64(), 2, "user_stack_depth");
+    found->addIncoming(reused, before);
+    found->addIncoming(depth, after_walk);
     if (buffer)
         copy_bytes(buffer, frames, room * 8);
-    return depth;
+    return found;
+}
+
+void Lowering::emit_loader_watch() {
+    // Only for the processes whose user addresses the program records.
+    if (!processes_map_)
+        return;
+    llvm::IRBuilder<>::InsertPointGuard guard(ir_);
+    const std::string name = "dtx_loader_watch";
+    auto *function = llvm::Function::Create(llvm::FunctionType::get(i32(), {ptr()}, false),
+                                            llvm::GlobalValue::ExternalLinkage, name, *module_);
+    function->getArg(0)->setName("ctx");
+    function_origins_[name] = {{}, "the program that watches the dynamic loader"};
+    debug_->define_program(*function, "uprobe", 0);
+    auto *entry = llvm::BasicBlock::Create(context_, "entry", function);
+    auto *tell = llvm::BasicBlock::Create(context_, "tell", function);
+    auto *done = llvm::BasicBlock::Create(context_, "done", function);
+    ir_.SetInsertPoint(entry);
+    ir_.SetCurrentDebugLocation(debug_->location(*function, 0));
+    llvm::Value *pid = ir_.CreateTrunc(current_process(), i32());
+    llvm::Value *key = ir_.CreateAlloca(i32(), nullptr, "pid");
+    llvm::Value *record = ir_.CreateAlloca(llvm::ArrayType::get(i64(), 2), nullptr, "record");
+    ir_.CreateStore(pid, key);
+    llvm::Value *known = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {processes_map_, key});
+    ir_.CreateCondBr(ir_.CreateIsNull(known), done, tell);
+    ir_.SetInsertPoint(tell);
+    // A trace::ProcessRecord.
+    llvm::Value *cpu = call_helper(BPF_FUNC_get_smp_processor_id, i64(), {});
+    ir_.CreateStore(ir_.CreateOr(const64(trace::kLoaderRecordEpid), ir_.CreateShl(cpu, 32)),
+                    record);
+    ir_.CreateStore(ir_.CreateZExt(pid, i64()), at(record, 8));
+    call_helper(
+        BPF_FUNC_ringbuf_output, i64(),
+        {output_map_, record, const64(sizeof(trace::ProcessRecord)), const64(BPF_RB_FORCE_WAKEUP)});
+    ir_.CreateBr(done);
+    ir_.SetInsertPoint(done);
+    ir_.CreateRet(ir_.getInt32(0));
+    description_.loader_watch_program = name;
 }
 
 const sema::FunctionDescriptor *Lowering::function_of(const ast::Call &call) const {

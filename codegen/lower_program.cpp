@@ -1166,6 +1166,8 @@ std::optional<CompiledProgram> Lowering::finish() {
                 call->setCalledOperand(lookup);
     }
 
+    if (description_.unwinds_user_stacks)
+        emit_loader_watch();
     if (Status linked = link_runtime_library(*module_, *debug_); !linked) {
         error({}, "linking the run-time library: " + linked.error().message);
         return std::nullopt;

@@ -344,6 +344,9 @@ public:
     // Writes a trace::ProcessRecord for the current process unless
     // processes_map_ says that it was written before.
     void announce_process();
+    // The uprobe program of kLoaderRecordEpid, in a program that unwinds
+    // the user stacks it records.
+    void emit_loader_watch();
     void error(const SourceRange &at, std::string message);
 
     // --- lower_expr.cpp ---------------------------------------------------------

@@ -53,9 +53,10 @@
 //                      went on. A global function (verified once per
 //                      program). It reads the module's `dtx_unwind_layout`
 //                      and maps `dtx_unwind_rows`, `dtx_unwind_files`,
-//                      `dtx_output` and the task storage map
+//                      `dtx_output`, the task storage map
 //                      `dtx_unwind_mappings` of kRecentMappingsSize bytes
-//                      (struct recent_mappings)
+//                      (struct recent_mappings) and the LRU hash
+//                      `dtx_unwind_announced` (trace::MappingRecord)
 //   dtx_rt_strtoll(s, base, number, size)       -> the integer at the start
 //                      of s, as C's strtoll() reads it (base 0 or 2 to 36;
 //                      omitted: 10); `number` is 16 bytes of scratch
@@ -105,12 +106,18 @@ inline constexpr int64_t kRuntimeOmittedArgument = INT64_MAX;
 // The words of dtx_rt_dentry_path's table of kernel offsets.
 inline constexpr size_t kRuntimePathOffsets = 6;
 
-// dtx_rt_unwind's struct recent_mappings: 8 mappings of 7 words, and the next.
-inline constexpr uint32_t kRecentMappingsSize = 8 * 7 * 8 + 8;
-// dtx_rt_unwind's struct unwind_walk: 15 words of the walk's state, then
+// dtx_rt_unwind's struct recent_mappings: 16 mappings of 8 words.
+inline constexpr uint32_t kRecentMappingsSize = 16 * 8 * 8;
+// dtx_rt_unwind's struct announced_mapping, the key of `dtx_unwind_announced`
+// (whose value is a u64), and how many it holds.
+inline constexpr uint32_t kAnnouncedMappingKeySize = 24;
+inline constexpr uint32_t kAnnouncedMappings = 16384;
+// dtx_rt_unwind's struct unwind_walk: 16 words of the walk's state, then
 // the frames, at most kUnwindFrames.
 inline constexpr uint32_t kUnwindFrames = 127;
-inline constexpr uint32_t kUnwindFramesOffset = 15 * 8;
+inline constexpr uint32_t kUnwindFramesOffset = 16 * 8;
+// Where in it the walk leaves the frames it found (its room is the first word).
+inline constexpr uint32_t kUnwindDepthOffset = 5 * 8;
 inline constexpr uint32_t kUnwindWalkSize = kUnwindFramesOffset + kUnwindFrames * 8;
 
 // The size of strtok's state for strings of `strsize` bytes: whether it holds

@@ -91,6 +91,16 @@ void Consumer::consume(std::span<const std::byte> record) {
             options_.unwind_request(read<UnwindRequest>(record, 0));
         return;
     }
+    if (header.epid == kLoaderRecordEpid) {
+        if (options_.loader_changed)
+            options_.loader_changed(read<ProcessRecord>(record, 0).pid);
+        return;
+    }
+    if (header.epid == kMappingRecordEpid) {
+        if (options_.learn_mapping)
+            options_.learn_mapping(read<MappingRecord>(record, 0));
+        return;
+    }
     if (header.speculation != 0) {
         Speculation &speculation = speculations_[header.speculation];
         speculation.received++;

@@ -15,7 +15,9 @@
 //     normalize act on a snapshot of the aggregation taken when the record
 //     arrives, as dtrace's consumer does;
 //   - fault records print dtrace's "error on enabled probe" line on stderr;
-//   - process records (ProcessRecord) go to remember_process.
+//   - process records (ProcessRecord) go to remember_process, unwind
+//     requests to unwind_request, mapping records to learn_mapping, the
+//     dynamic loader's to loader_changed.
 // What is shown goes through the OutputFormat that oformat chooses
 // (output_format.h): dtrace's text, or JSON lines.
 #pragma once
@@ -62,6 +64,12 @@ struct ConsumerOptions {
     std::function<void(uint32_t pid)> remember_process;
     // Called with each UnwindRequest: the program needs a file's unwind table.
     std::function<void(const UnwindRequest &request)> unwind_request;
+    // Called with each MappingRecord: a user stack went through a file
+    // mapping, whose addresses must stay nameable after it is unmapped.
+    std::function<void(const MappingRecord &mapping)> learn_mapping;
+    // Called with the pid of each kLoaderRecordEpid record: the process's
+    // dynamic loader mapped or unmapped a library.
+    std::function<void(uint32_t pid)> loader_changed;
     // The most bytes of records one speculation holds (specsize); records
     // beyond are speculative drops.
     uint64_t speculation_size = 4 << 20;

@@ -21,7 +21,6 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <set>
 #include <tuple>
@@ -223,10 +222,11 @@ std::string trim(std::string_view text) {
 // '#' comments, "include GLOB..." (relative to the including file's
 // directory), "hwcap" lines ignored.
 void read_ld_so_conf(const std::string &path, int depth, std::vector<std::string> &directories) {
-    std::ifstream in(path);
-    std::string line;
-    while (depth < kMaxConfDepth && std::getline(in, line)) {
-        line = trim(std::string_view(line).substr(0, line.find('#')));
+    if (depth >= kMaxConfDepth)
+        return;
+    const std::optional<std::string> text = read_file(path);
+    for_each_line(text.value_or(""), [&](std::string_view whole_line) {
+        std::string line = trim(whole_line.substr(0, whole_line.find('#')));
         if (line.starts_with("include") && line.size() > 7 && (line[7] == ' ' || line[7] == '\t')) {
             std::string_view patterns(line);
             patterns.remove_prefix(8);
@@ -253,7 +253,8 @@ void read_ld_so_conf(const std::string &path, int depth, std::vector<std::string
                 directory.pop_back();
             directories.push_back(std::move(directory));
         }
-    }
+        return true;
+    });
 }
 
 class LibrarySearch {
@@ -349,6 +350,47 @@ std::optional<uint64_t> ProcessModule::offset_of_address(uint64_t address) const
     return std::nullopt;
 }
 
+uint64_t kernel_device(dev_t device) {
+    return (uint64_t(major(device)) << 20) | minor(device);
+}
+
+std::optional<FileIdentity> file_identity(const std::string &path) {
+    struct stat status {};
+    if (::stat(path.c_str(), &status) != 0)
+        return std::nullopt;
+    return FileIdentity{uint64_t(status.st_ino), kernel_device(status.st_dev)};
+}
+
+std::optional<ProcessModule> read_mapped_module(pid_t pid, uint64_t start, uint64_t end,
+                                                uint64_t offset) {
+    const std::string proc = "/proc/" + std::to_string(pid);
+    const std::string mapped = proc + "/map_files/" + hex_digits(start) + "-" + hex_digits(end);
+    std::optional<std::string> path = read_link(mapped);
+    std::optional<FileIdentity> identity = file_identity(mapped);
+    if (!path || !identity)
+        return std::nullopt;
+    ProcessModule module;
+    if (path->ends_with(kDeletedSuffix))
+        path->resize(path->size() - kDeletedSuffix.size());
+    module.path = std::move(*path);
+    module.inode = identity->inode;
+    module.device = identity->device;
+    MapsEntry mapping;
+    mapping.start = start;
+    mapping.end = end;
+    mapping.readable = mapping.executable = true;
+    mapping.offset = offset;
+    mapping.device_major = uint32_t(identity->device >> 20);
+    mapping.device_minor = uint32_t(identity->device & 0xfffff);
+    mapping.inode = identity->inode;
+    mapping.path = module.path;
+    module.mappings.push_back(std::move(mapping));
+    module.open_path = open_path_of(proc, module);
+    // The main executable is the file /proc/PID/exe leads to.
+    module.main_executable = file_identity(proc + "/exe") == identity;
+    return module;
+}
+
 Result<std::vector<ProcessModule>> read_process_modules(pid_t pid) {
     const std::string proc = "/proc/" + std::to_string(pid);
     const std::string maps_path = proc + "/maps";
@@ -380,6 +422,7 @@ Result<std::vector<ProcessModule>> read_process_modules(pid_t pid) {
             modules.emplace_back();
             modules.back().path = entry.path;
             modules.back().inode = entry.inode;
+            modules.back().device = (uint64_t(entry.device_major) << 20) | entry.device_minor;
         }
         modules[slot->second].mappings.push_back(std::move(entry));
     }
@@ -405,6 +448,13 @@ Result<std::vector<ProcessModule>> read_process_modules(pid_t pid) {
     for (ProcessModule &module : modules)
         module.open_path = open_path_of(proc, module);
     return modules;
+}
+
+std::optional<std::string> executable_interpreter(const std::string &executable) {
+    Result<DynamicObject> object = read_dynamic_object(executable);
+    if (!object || object->interpreter.empty())
+        return std::nullopt;
+    return object->interpreter;
 }
 
 Result<std::vector<ProcessModule>> predict_executable_modules(const std::string &executable) {

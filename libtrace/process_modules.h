@@ -38,6 +38,20 @@ struct MapsEntry {
 // Parses the text of a maps file; lines that do not parse are skipped.
 std::vector<MapsEntry> parse_maps(std::string_view text);
 
+// A file as the kernel knows it: its inode number and its file system's
+// device, the kernel's dev_t (major << 20 | minor) that BPF reads from the
+// inode's super block.
+struct FileIdentity {
+    uint64_t inode = 0;
+    uint64_t device = 0;
+    auto operator<=>(const FileIdentity &) const = default;
+};
+
+// The kernel's dev_t (major << 20 | minor) of a stat()'s st_dev.
+uint64_t kernel_device(dev_t device);
+// The identity of the file `path` leads to, if it can be stat()ed.
+std::optional<FileIdentity> file_identity(const std::string &path);
+
 // One file mapped into a process.
 struct ProcessModule {
     std::string path; // as the process maps it: "/usr/lib/x86_64-linux-gnu/libc.so.6"
@@ -48,6 +62,7 @@ struct ProcessModule {
     std::string open_path;
     bool main_executable = false; // "a.out"
     uint64_t inode = 0;
+    uint64_t device = 0; // the kernel's dev_t, as FileIdentity's; 0 unknown
     // Its mappings in the process: file offset -> address. Empty for modules
     // of a command not yet started (found from the files, not from maps).
     std::vector<MapsEntry> mappings;
@@ -64,11 +79,22 @@ struct ProcessModule {
     std::optional<uint64_t> offset_of_address(uint64_t address) const;
 };
 
+// The module of the file process `pid` maps at [start, end), read through
+// /proc/PID/map_files while the mapping lives: its path (as the process's
+// maps name it), where to open it, and that one mapping (file offset
+// `offset` at `start`, executable). Nothing once the mapping or the process
+// is gone.
+std::optional<ProcessModule> read_mapped_module(pid_t pid, uint64_t start, uint64_t end,
+                                                uint64_t offset);
+
 // The modules of running process `pid` (from /proc/PID/maps, paths seen
 // through /proc/PID/root when the process has another root). Executable
 // mappings only name a module; the main executable comes first. Errors name
 // the pid: "pid 123: No such process".
 Result<std::vector<ProcessModule>> read_process_modules(pid_t pid);
+
+// The dynamic loader `executable` names (its PT_INTERP), if it has one.
+std::optional<std::string> executable_interpreter(const std::string &executable);
 
 // The modules a process running `executable` will have once the dynamic
 // linker has loaded its libraries: the executable first, then its libraries.

@@ -79,16 +79,38 @@ struct ProcessRecord {
 // information (libtrace/unwind_table.h's UnwindRow, in the array map
 // `unwind_rows_map`), found by file in the hash map `unwind_files_map`. The
 // program asks once for the table of a file it meets without one, with an
-// UnwindRequest naming a process that maps it and an address in it, and
-// walks that file's frames by frame pointers until the table is loaded.
+// UnwindRequest naming a process that maps it and the mapping, and walks
+// that file's frames by frame pointers until the table is loaded.
 inline constexpr uint32_t kUnwindRequestEpid = UINT32_MAX - 1;
 struct UnwindRequest {
     RecordHeader header; // epid kUnwindRequestEpid
     uint32_t pid;
     uint32_t unused;
-    uint64_t address;
+    uint64_t start, end; // the mapping, as /proc/PID/map_files names it
     uint64_t inode;
     uint64_t device; // the kernel's dev_t: major << 20 | minor
+};
+
+// A file mapping a user stack went through, told once per process, start
+// and file, when the walk first finds it: addresses in it are named from
+// that file even after the process unmapped it or exited.
+inline constexpr uint32_t kMappingRecordEpid = UINT32_MAX - 2;
+
+// A process whose user stacks the program records had its dynamic loader
+// map or unmap a library (dlopen, dlclose: the loader calls _dl_debug_state
+// then, where the program `loader_watch_program` is a uprobe): the
+// consumer reads its mappings again and builds the new files' tables, so
+// that the library's frames unwind from its first sample. A ProcessRecord
+// with this epid.
+inline constexpr uint32_t kLoaderRecordEpid = UINT32_MAX - 3;
+struct MappingRecord {
+    RecordHeader header; // epid kMappingRecordEpid
+    uint32_t pid;
+    uint32_t unused;
+    uint64_t start, end;  // [start, end)
+    uint64_t file_offset; // of `start`
+    uint64_t inode;
+    uint64_t device; // as UnwindRequest's
 };
 inline constexpr uint32_t kUnwindFiles = 8192; // the files map's entries
 struct UnwindFileKey {
@@ -293,6 +315,8 @@ struct ProgramDescription {
     std::string unwind_rows_map = "dtx_unwind_rows";
     std::string unwind_files_map = "dtx_unwind_files";
     bool unwinds_user_stacks = false;
+    // See kLoaderRecordEpid: the session attaches it; empty when none.
+    std::string loader_watch_program;
     std::string activity_variable = "dtx_activity";
     // Speculations 1 .. speculation_count, slot N of this array map (a
     // SpeculationSlot); only when the program uses them.

@@ -3,20 +3,34 @@
 // table is built once (libtrace/unwind_table.h), written after the others
 // into the rows map (through a mapping of those pages), and then published
 // in the files map under the file's inode and device, where the program
-// finds it. Files are loaded before tracing (the -c and -p processes'
-// modules) or when the program asks for one it met.
+// finds it.
+//
+// Files are loaded before tracing (the -c and -p processes' modules), or
+// when the program asks for one it met: the consumer then only opens the
+// file (while its mapping lives) and threads of their own build the
+// tables, smallest file first, one thread a lane of file sizes (under 1 MB,
+// under 16 MB, more), so that neither the records nor a small library wait
+// for a large executable's table (a tenth of a second to seconds). A file met
+// while tracing may take a quarter of the room at most, so that a huge one
+// (a compiler's) met first in a system-wide profile does not leave the
+// others none. A file that cannot be found when asked for (its process
+// gone, the mapping with it) is asked for again later, by the next process
+// that meets it, after a pause that doubles each time.
 #pragma once
 
 #include "libtrace/error.h"
+#include "libtrace/process_modules.h"
 #include "libtrace/program_description.h"
 
 #include <sys/types.h>
 
 #include <cstdint>
 #include <functional>
-#include <map>
+#include <memory>
+#include <optional>
 #include <string>
-#include <utility>
+#include <thread>
+#include <vector>
 
 namespace dtx::trace {
 
@@ -31,38 +45,51 @@ public:
     };
 
     // `rows_fd`: the rows map, an mmapable array of `capacity` UnwindRows;
-    // `files_fd`: the files map. `warn` hears, once, that the rows map is full.
+    // `files_fd`: the files map (both are duplicated). `warn` hears, once
+    // each, that the rows map is full and that a table is too large, from
+    // the building thread.
     UnwindMaps(int rows_fd, uint32_t capacity, int files_fd,
                std::function<void(const std::string &)> warn);
+    // A table being built is left to finish on its own, unpublished: the
+    // end of tracing does not wait for it.
+    ~UnwindMaps();
+    UnwindMaps(const UnwindMaps &) = delete;
+    UnwindMaps &operator=(const UnwindMaps &) = delete;
+
+    // Where a file was seen before, by identity: a path that may still
+    // lead to it.
+    using KnownPaths = std::function<std::optional<std::string>(const FileIdentity &)>;
 
     // The table of the file at `path` (which may be a /proc/PID/map_files or
-    // /proc/PID/root path), unless its file has one already.
+    // /proc/PID/root path), unless its file has one already; built now.
     void load(const std::string &path);
     // The table the program asked for: the file `request.pid` maps at
-    // `request.address`.
-    void answer(const UnwindRequest &request);
+    // [request.start, request.end), else another mapping of it there, else
+    // where `known_paths` says it was; with it, the process's other code.
+    // Opened now, built by the building thread.
+    void answer(const UnwindRequest &request, const KnownPaths &known_paths);
+    // The tables of every file process `pid` maps code from now, opened now,
+    // built by the building threads (a library it just loaded, say).
+    void load_process(pid_t pid);
+    // The table of the file at `path`, opened now, built by the building
+    // threads.
+    void load_later(const std::string &path);
+    // Lets the program ask again for the files not found whose pause is
+    // over (called about once a second).
+    void retry_due();
 
-    const Statistics &statistics() const { return statistics_; }
+    Statistics statistics() const;
 
 private:
-    // Builds and publishes the table of the file open at `path`, whose
-    // identity is `key`; NoTable when it has none to give.
-    void load_file(const std::string &path, const UnwindFileKey &key);
-    void publish(const UnwindFileKey &key, const UnwindFile &file);
+    struct Shared; // what the building thread shares, under its mutex
+    // Opens the file at `path` for the building thread, unless its file has
+    // a table, is queued, or is not `expected`; true when queued or known.
+    bool queue(const std::string &path, const std::optional<FileIdentity> &expected);
+    // queue() of each file that `maps` (of /proc/PID `proc`) maps code from.
+    void queue_mappings(const std::string &proc, const std::vector<MapsEntry> &maps);
 
-    int rows_fd_ = -1;
-    uint32_t capacity_ = 0;
-    int files_fd_ = -1;
-    std::function<void(const std::string &)> warn_;
-    bool warned_full_ = false;
-    // What each file was given; a file asked for and not found (its process
-    // gone) counts its attempts here until it is given up.
-    std::map<std::pair<uint64_t, uint64_t>, UnwindFile> published_;
-    std::map<std::pair<uint64_t, uint64_t>, int> failed_requests_;
-    Statistics statistics_;
+    std::shared_ptr<Shared> shared_;
+    std::thread builders_[3]; // one a lane of file sizes (unwind_maps.cpp's kLaneLimits)
 };
-
-// The kernel's dev_t (major << 20 | minor) of a stat()'s st_dev.
-uint64_t kernel_device(dev_t device);
 
 } // namespace dtx::trace

@@ -1,12 +1,12 @@
 #include "libtrace/user_symbols.h"
 
 #include "libtrace/hex.h"
+#include "libtrace/whole_file.h"
+
+#include <fcntl.h>
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
-#include <iterator>
-#include <sstream>
 
 namespace dtx::trace {
 
@@ -17,6 +17,40 @@ namespace {
 // make every frame reread them.
 constexpr std::size_t kMaxRereadsPerProcess = 16;
 constexpr uint64_t kPageSize = 4096;
+// Modules a process no longer maps, kept beneath those it maps for the
+// addresses recorded while it did, at most (the oldest go first).
+constexpr std::size_t kMaxUnmappedModules = 256;
+// Files held open until they are read, at most: past it, a file is read
+// from its path when needed, if it is still there.
+constexpr std::size_t kMaxHeldFiles = 512;
+
+FileIdentity identity_of(const ProcessModule &module) {
+    return {module.inode, module.device};
+}
+
+bool overlaps(const MapsEntry &mapping, uint64_t start, uint64_t end) {
+    return mapping.start < end && start < mapping.end;
+}
+
+// Appends to `now` what of `before` overlaps nothing `now` maps.
+void keep_unmapped(std::vector<ProcessModule> &before, std::vector<ProcessModule> &now) {
+    std::vector<std::pair<uint64_t, uint64_t>> mapped;
+    for (const ProcessModule &module : now)
+        for (const MapsEntry &mapping : module.mappings)
+            mapped.emplace_back(mapping.start, mapping.end);
+    const size_t limit = now.size() + kMaxUnmappedModules;
+    for (ProcessModule &module : before) {
+        if (now.size() >= limit)
+            break;
+        std::erase_if(module.mappings, [&mapped](const MapsEntry &mapping) {
+            return std::any_of(mapped.begin(), mapped.end(), [&mapping](const auto &range) {
+                return overlaps(mapping, range.first, range.second);
+            });
+        });
+        if (!module.mappings.empty())
+            now.push_back(std::move(module));
+    }
+}
 
 const ProcessModule *module_containing(const std::vector<ProcessModule> &modules,
                                        uint64_t address) {
@@ -30,24 +64,46 @@ const ProcessModule *module_containing(const std::vector<ProcessModule> &modules
 // since boot), or nothing when it has exited (a zombie has too: its memory
 // is gone). A pid that names another process has another start time.
 std::optional<uint64_t> start_time(pid_t pid) {
-    std::ifstream file("/proc/" + std::to_string(pid) + "/stat");
-    const std::string text{std::istreambuf_iterator<char>(file), {}};
+    const std::optional<std::string> text = read_file("/proc/" + std::to_string(pid) + "/stat");
     // The command (field 2) is in parentheses and may hold anything.
-    const size_t end_of_command = text.rfind(')');
+    const size_t end_of_command = text ? text->rfind(')') : std::string::npos;
     if (end_of_command == std::string::npos)
         return std::nullopt;
-    std::istringstream fields(text.substr(end_of_command + 1));
-    std::string state;
-    fields >> state; // field 3
-    if (state == "Z" || state == "X")
-        return std::nullopt;
-    std::string skipped;
-    for (int field = 4; field < 22; field++)
-        fields >> skipped;
+    // After it, fields 3 (the state) to 52, each after one space.
+    std::string_view fields = std::string_view(*text).substr(end_of_command + 1);
+    for (int field = 3; field <= 22; field++) {
+        const size_t space = fields.find(' ');
+        if (space == std::string_view::npos)
+            return std::nullopt;
+        fields.remove_prefix(space + 1);
+        if (field == 3 && (fields.starts_with('Z') || fields.starts_with('X')))
+            return std::nullopt;
+    }
     uint64_t started = 0;
-    if (!(fields >> started))
+    if (std::from_chars(fields.data(), fields.data() + fields.size(), started).ec != std::errc())
         return std::nullopt;
     return started;
+}
+
+// The module of `file` mapped at [start, end) in `pid`, named from another
+// mapping of the file there (a library unloaded since and loaded again).
+std::optional<ProcessModule> read_mapped_elsewhere(pid_t pid, uint64_t start, uint64_t end,
+                                                   uint64_t offset, const FileIdentity &file) {
+    const std::string maps = read_file("/proc/" + std::to_string(pid) + "/maps").value_or("");
+    for (const MapsEntry &entry : parse_maps(maps)) {
+        if (!entry.executable || entry.inode != file.inode)
+            continue;
+        std::optional<ProcessModule> other =
+            read_mapped_module(pid, entry.start, entry.end, entry.offset);
+        if (!other || identity_of(*other) != file)
+            continue;
+        MapsEntry &mapping = other->mappings.front();
+        mapping.start = start;
+        mapping.end = end;
+        mapping.offset = offset;
+        return other;
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -129,13 +185,82 @@ const UserSymbols::Process &UserSymbols::process(pid_t pid, bool reread) {
         // rather than failing again on each of its addresses.
         return slot;
     }
+    note_files(*read);
+    keep_unmapped(slot.modules, *read);
     slot.modules = std::move(*read);
     slot.start_time = start_time(pid).value_or(0);
     slot.gone = false;
-    for (const ProcessModule &module : slot.modules)
-        if (module.open_path != module.path)
-            file_of(module);
     return slot;
+}
+
+void UserSymbols::learn(pid_t pid, uint64_t start, uint64_t end, uint64_t offset,
+                        const FileIdentity &file) {
+    std::lock_guard lock(mutex_);
+    process(pid, false);
+    Process &slot = processes_[pid];
+    for (const ProcessModule &module : slot.modules)
+        if (identity_of(module) == file)
+            for (const MapsEntry &mapping : module.mappings)
+                if (mapping.start == start && mapping.end == end && mapping.offset == offset)
+                    return;
+    // Named where the file was seen before, else read while it is mapped.
+    std::optional<ProcessModule> learned;
+    if (auto seen = files_seen_.find(file); seen != files_seen_.end()) {
+        learned.emplace();
+        learned->path = seen->second.path;
+        learned->open_path = seen->second.open_path;
+        learned->inode = file.inode;
+        learned->device = file.device;
+        MapsEntry &mapping = learned->mappings.emplace_back();
+        mapping.start = start;
+        mapping.end = end;
+        mapping.readable = mapping.executable = true;
+        mapping.offset = offset;
+        mapping.inode = file.inode;
+    } else {
+        learned = read_mapped_module(pid, start, end, offset);
+        if (!learned || identity_of(*learned) != file)
+            learned = read_mapped_elsewhere(pid, start, end, offset, file);
+        if (!learned)
+            return;
+        note_files({*learned});
+    }
+    for (ProcessModule &module : slot.modules)
+        std::erase_if(module.mappings,
+                      [&](const MapsEntry &mapping) { return overlaps(mapping, start, end); });
+    std::erase_if(slot.modules,
+                  [](const ProcessModule &module) { return module.mappings.empty(); });
+    slot.modules.push_back(std::move(*learned));
+}
+
+std::optional<std::string> UserSymbols::known_path(const FileIdentity &file) {
+    std::lock_guard lock(mutex_);
+    auto seen = files_seen_.find(file);
+    if (seen == files_seen_.end())
+        return std::nullopt;
+    for (const std::string *path : {&seen->second.open_path, &seen->second.path})
+        if (!path->empty() && file_identity(*path) == file)
+            return *path;
+    return std::nullopt;
+}
+
+void UserSymbols::note_files(const std::vector<ProcessModule> &modules) {
+    for (const ProcessModule &module : modules) {
+        KnownFile &known = files_seen_[identity_of(module)];
+        // A path that did not read may be replaced by one that will.
+        if (known.path.empty() || (known.read && !known.file)) {
+            known.path = module.path;
+            known.open_path = module.open_path;
+            known.read = false;
+        }
+        // Held open now (reading it would hold up the records): paths
+        // through /proc/PID only open while the process maps the file, and
+        // a file may be removed once unmapped.
+        if (!known.held && !known.read && files_held_ < kMaxHeldFiles) {
+            known.held.reset(open(known.open_path.c_str(), O_RDONLY | O_CLOEXEC));
+            files_held_ += known.held.valid();
+        }
+    }
 }
 
 std::vector<pid_t> UserSymbols::exited_processes() {
@@ -165,10 +290,8 @@ void UserSymbols::keep_only(pid_t pid, const std::set<uint64_t> &addresses) {
             auto first = addresses.lower_bound(mapping.start);
             return first == addresses.end() || *first >= mapping.end;
         });
-        if (module.mappings.empty()) {
-            close_private_file(module);
+        if (module.mappings.empty())
             continue;
-        }
         for (MapsEntry &mapping : module.mappings)
             std::string().swap(mapping.path);
         module.mappings.shrink_to_fit();
@@ -194,11 +317,6 @@ size_t UserSymbols::process_count() {
     return count;
 }
 
-void UserSymbols::close_private_file(const ProcessModule &module) {
-    if (module.open_path != module.path)
-        opened_.erase({module.open_path, module.inode});
-}
-
 bool UserSymbols::may_reread(pid_t pid, uint64_t address) {
     std::set<uint64_t> &pages = reread_pages_[pid];
     if (pages.size() >= kMaxRereadsPerProcess)
@@ -207,13 +325,24 @@ bool UserSymbols::may_reread(pid_t pid, uint64_t address) {
 }
 
 std::shared_ptr<const ElfFile> UserSymbols::file_of(const ProcessModule &module) {
-    const auto [slot, added] = opened_.try_emplace({module.open_path, module.inode});
-    if (added) {
-        Result<std::shared_ptr<const ElfFile>> file = files_->get(module.open_path);
-        if (file)
-            slot->second = std::move(*file);
+    KnownFile &known = files_seen_[identity_of(module)];
+    if (known.open_path.empty()) {
+        known.path = module.path;
+        known.open_path = module.open_path;
     }
-    return slot->second;
+    if (!known.read) {
+        known.read = true;
+        const std::string path = known.held ? "/proc/self/fd/" + std::to_string(known.held.get())
+                                            : known.open_path;
+        Result<std::shared_ptr<const ElfFile>> file = files_->get(path);
+        if (file)
+            known.file = std::move(*file);
+        if (known.held) {
+            known.held.reset();
+            files_held_--;
+        }
+    }
+    return known.file;
 }
 
 } // namespace dtx::trace

@@ -9,13 +9,23 @@
 // at the end) still resolve when remember() was called while it lived: the
 // code generator makes every program that captures user addresses announce
 // each new pid to the consumer, which calls remember() at once. An address
-// outside the modules known for a live process rereads its maps (dlopen).
+// outside the modules known for a live process rereads its maps (dlopen);
+// what a reread no longer finds mapped is kept beneath what it finds (a
+// library dlclose()d still names the addresses recorded in it).
+//
+// Processes too short-lived for their maps to be read, and libraries loaded
+// and unloaded between two reads, are known from the program itself:
+// ustack()'s walk tells each file mapping it goes through once (learn()),
+// by its file's identity, and the file is opened then, or found where a
+// file of that identity was seen before. Files are kept by identity, read
+// once, so an address is named from what its file was when it was recorded.
 //
 // Long runs see thousands of processes come and go: the session sweeps
 // exited ones every few seconds (exited_processes(), keep_only()), keeping
 // of each only the modules that aggregation keys still name.
 #pragma once
 
+#include "libtrace/attach.h"
 #include "libtrace/elf_file.h"
 #include "libtrace/process_modules.h"
 
@@ -45,6 +55,12 @@ public:
     // when all it loaded is mapped (it may have been remembered at its first
     // instructions, before the dynamic linker mapped its libraries).
     void reread(pid_t pid);
+    // `pid` maps the file `file` at [start, end), file offset `offset` at
+    // `start`, as the program found while the mapping lived; a mapping of
+    // another file known to overlap it is gone.
+    void learn(pid_t pid, uint64_t start, uint64_t end, uint64_t offset, const FileIdentity &file);
+    // A path that led to the file of identity `file` when it was seen.
+    std::optional<std::string> known_path(const FileIdentity &file);
 
     // "module`function+0x10", "module`function", "module`0x1a2b", "0x7f12...".
     std::string format(pid_t pid, uint64_t address);
@@ -73,6 +89,17 @@ private:
         uint64_t start_time = 0; // /proc/PID/stat's, telling a reused pid apart; 0 unknown
         bool gone = false;       // found exited by exited_processes()
     };
+    // A file seen mapped: its name, where it opens, held open, and what it
+    // holds (null until first needed, or when it did not read). Held open,
+    // it is read when an address in it is first named, long after the
+    // mapping (a /proc/PID path's) or the file itself may be gone.
+    struct KnownFile {
+        std::string path;      // as the process named it
+        std::string open_path; // where it opens (a /proc path only while mapped)
+        UniqueFd held;
+        std::shared_ptr<const ElfFile> file;
+        bool read = false; // reading it was tried
+    };
     struct Resolved {
         const ProcessModule *module = nullptr;
         std::shared_ptr<const ElfFile> file;
@@ -81,8 +108,9 @@ private:
     };
     Resolved resolve(pid_t pid, uint64_t address);
     const Process &process(pid_t pid, bool reread);
-    // Drops the file opened for `module` when only its process could open it.
-    void close_private_file(const ProcessModule &module);
+    // Notes where the modules' files were seen; opens those that only open
+    // while their process maps them.
+    void note_files(const std::vector<ProcessModule> &modules);
     bool may_reread(pid_t pid, uint64_t address);
     std::shared_ptr<const ElfFile> file_of(const ProcessModule &module);
 
@@ -92,10 +120,11 @@ private:
     // modules kept of them, by pid.
     std::map<pid_t, Process> processes_;
     std::map<pid_t, std::vector<ProcessModule>> exited_;
-    // Files by (open_path, inode), null for those that did not read: a frame
-    // costs no stat(), and files reached through /proc/PID stay readable
-    // after the process exits (they are opened when its maps are read).
-    std::map<std::pair<std::string, uint64_t>, std::shared_ptr<const ElfFile>> opened_;
+    // Every file seen mapped, by identity: a frame costs no stat(), and
+    // files reached through /proc/PID stay readable after the process exits
+    // (they are opened when seen).
+    std::map<FileIdentity, KnownFile> files_seen_;
+    size_t files_held_ = 0; // of files_seen_, at most kMaxHeldFiles
     // Per pid, the pages of addresses that missed its modules and made its
     // maps be read again: once per page, a few pages per pid at most.
     std::map<pid_t, std::set<uint64_t>> reread_pages_;

@@ -1414,8 +1414,9 @@ static long (*bpf_map_delete_elem)(void *map, const void *key) = (void *)3;
 #define DTX_RT_VM_EXEC 4
 // trace::kUserStackTruncated: the frame that says the stack went on.
 #define DTX_RT_USTACK_TRUNCATED 0xfffffffffffffffeULL
-// trace::kUnwindRequestEpid.
+// trace::kUnwindRequestEpid and trace::kMappingRecordEpid.
 #define DTX_RT_UNWIND_REQUEST_EPID 0xfffffffeU
+#define DTX_RT_MAPPING_RECORD_EPID 0xfffffffdU
 
 // trace::UnwindRow and its rules.
 struct unwind_row {
@@ -1460,6 +1461,7 @@ struct unwind_mapping {
     u64 start, end, flags, file_start; // file_start: the file offset at `start`
     u64 inode, device;                 // inode 0: no file
     u64 seen;                          // when bpf_find_vma last gave it (bpf_ktime_get_ns)
+    u64 used;                          // when a walk last went through it
 };
 
 // The mappings a thread's stacks went through lately, in its task storage
@@ -1469,16 +1471,30 @@ struct unwind_mapping {
 // irq_work; the cache gives the walk the others. An entry is used as it is
 // for DTX_RT_MAPPING_FRESH ns, then checked again (a mapping that went with
 // munmap is then forgotten), and used as it is where it cannot be checked.
-#define DTX_RT_MAPPINGS 8
+// A new mapping takes the place of the one least recently used, so that
+// those every stack goes through (the executable's, the C library's) stay
+// while a library loaded and unloaded in a loop comes and goes.
+#define DTX_RT_MAPPINGS 16
 #define DTX_RT_MAPPING_FRESH 1000000000ULL
 #define DTX_RT_EBUSY 16
 struct recent_mappings {
     struct unwind_mapping recent[DTX_RT_MAPPINGS];
-    u64 next; // the entry a new mapping replaces, modulo DTX_RT_MAPPINGS
 };
-_Static_assert(sizeof(struct recent_mappings) == 8 * 7 * 8 + 8, "codegen::kRecentMappingsSize");
+_Static_assert(sizeof(struct recent_mappings) == 16 * 8 * 8, "codegen::kRecentMappingsSize");
+
+// A file mapping the walk found, told to user space once per process, start
+// and file (trace::MappingRecord): the consumer then names the addresses in
+// it from that file even after the process unmapped it or exited, which the
+// process's maps read later would not tell. The map `dtx_unwind_announced`
+// (an LRU hash of struct announced_mapping) holds what was told.
+struct announced_mapping {
+    u32 pid, unused;
+    u64 start, inode;
+};
+
 // The program's maps, which the code generator defines with these names.
-extern char dtx_unwind_rows[], dtx_unwind_files[], dtx_unwind_mappings[], dtx_output[];
+extern char dtx_unwind_rows[], dtx_unwind_files[], dtx_unwind_mappings[], dtx_unwind_announced[],
+    dtx_output[];
 static void *(*bpf_task_storage_get)(void *map, void *task, void *value, u64 flags) = (void *)156;
 #define BPF_LOCAL_STORAGE_GET_F_CREATE 1
 
@@ -1486,17 +1502,22 @@ static void *(*bpf_task_storage_get)(void *map, void *task, void *value, u64 fla
 // verifier does not follow what memory holds as it follows the stack, so
 // that the states at the start of each step are the same and the loop's
 // verification converges at once.
+// How the walk came to pc: WALK_EXACT, pc is the instruction itself (the
+// first frame, a signal's), not a return address; WALK_FROM_CFI, a table's
+// row gave it (or it is the first): it is code, not a guess.
+#define WALK_EXACT 1
+#define WALK_FROM_CFI 2
 struct unwind_walk {
     u64 room; // frame's length
     u64 pc, sp, fp;
-    u64 exact; // pc is the instruction itself (the first frame, a signal's), not a return address
+    u64 how;   // WALK_EXACT | WALK_FROM_CFI
     u64 depth; // frames written, the truncation mark aside
     struct unwind_mapping mapping; // of pc, once found
     u64 first_row, rows_in_table;  // of the mapping's file; rows_in_table 0: no table
     u64 frame[DTX_RT_USTACK_FRAMES];
 };
 
-_Static_assert(sizeof(struct unwind_walk) == 15 * 8 + DTX_RT_USTACK_FRAMES * 8,
+_Static_assert(sizeof(struct unwind_walk) == 16 * 8 + DTX_RT_USTACK_FRAMES * 8,
                "codegen::kUnwindWalkSize");
 
 struct unwind_loop {
@@ -1527,46 +1548,83 @@ CALLBACK long dtx_rt_unwind_mapping(void *task, void *vma, struct unwind_mapping
     return 0;
 }
 
+// Tells user space of the file mapping `m` of the current process, once.
+INLINE void announce_mapping(const struct unwind_mapping *m, u32 pid) {
+    struct announced_mapping key = {pid, 0, m->start, m->inode};
+    u64 end = m->end;
+    if (bpf_map_update_elem(dtx_unwind_announced, &key, &end, BPF_NOEXIST) != 0)
+        return;
+    struct {
+        u32 epid;
+        u16 cpu, speculation;
+        u32 pid, unused;
+        u64 start, end, file_start, inode, device;
+    } record = {DTX_RT_MAPPING_RECORD_EPID,
+                (u16)bpf_get_smp_processor_id(),
+                0,
+                pid,
+                0,
+                m->start,
+                m->end,
+                m->file_start,
+                m->inode,
+                m->device};
+    if (bpf_ringbuf_output(dtx_output, &record, sizeof(record), 0) != 0)
+        bpf_map_delete_elem(dtx_unwind_announced, &key);
+}
+
 // The mapping holding pc into walk->mapping: 1 when there is one and it
-// holds code.
+// holds code, 0 when there is none or it does not, -1 when it cannot be
+// known now (the lookup is busy and the thread's cache does not have it).
 INLINE long find_mapping(struct unwind_walk *walk, u64 pc) {
     struct unwind_mapping *m = &walk->mapping;
     void *task = bpf_get_current_task_btf();
     struct recent_mappings *recent =
         bpf_task_storage_get(dtx_unwind_mappings, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-    struct unwind_mapping *cached = 0;
+    struct unwind_mapping *cached = 0, *oldest = 0;
     u64 now = bpf_ktime_get_ns();
     if (recent)
-        for (int i = 0; i < DTX_RT_MAPPINGS; i++)
-            if (pc >= recent->recent[i].start && pc < recent->recent[i].end) {
-                cached = &recent->recent[i];
+        for (int i = 0; i < DTX_RT_MAPPINGS; i++) {
+            struct unwind_mapping *entry = &recent->recent[i];
+            if (pc >= entry->start && pc < entry->end) {
+                cached = entry;
                 break;
             }
-    if (cached && now - cached->seen < DTX_RT_MAPPING_FRESH) {
-        *m = *cached;
-        return (m->flags & DTX_RT_VM_EXEC) != 0;
+            if (!oldest || entry->used < oldest->used)
+                oldest = entry;
+        }
+    if (cached) {
+        cached->used = now;
+        if (now - cached->seen < DTX_RT_MAPPING_FRESH) {
+            *m = *cached;
+            return (m->flags & DTX_RT_VM_EXEC) != 0;
+        }
     }
     struct unwind_mapping mapping = {0}; // bpf_find_vma's callback writes to the stack only
     long looked_up = bpf_find_vma(task, pc, dtx_rt_unwind_mapping, &mapping, 0);
-    if (looked_up == -DTX_RT_EBUSY && cached) {
+    if (looked_up == -DTX_RT_EBUSY) {
+        if (!cached)
+            return -1;
         *m = *cached;
         return (m->flags & DTX_RT_VM_EXEC) != 0;
     }
     if (looked_up != 0)
         return 0;
     mapping.seen = now;
+    mapping.used = now;
     *m = mapping;
-    if (recent) {
-        if (!cached)
-            cached = &recent->recent[recent->next++ & (DTX_RT_MAPPINGS - 1)];
+    if (!cached)
+        cached = oldest;
+    if (cached)
         *cached = *m;
-    }
+    if (m->inode && (m->flags & DTX_RT_VM_EXEC))
+        announce_mapping(m, (u32)(bpf_get_current_pid_tgid() >> 32));
     return (m->flags & DTX_RT_VM_EXEC) != 0;
 }
 
 // The table of the mapping's file: asks user space for it the first time
 // the file is seen (a request that does not reach it is asked again).
-INLINE void find_table(struct unwind_walk *walk, u64 pc) {
+INLINE void find_table(struct unwind_walk *walk) {
     struct unwind_mapping *m = &walk->mapping;
     walk->first_row = 0;
     walk->rows_in_table = 0;
@@ -1588,13 +1646,14 @@ INLINE void find_table(struct unwind_walk *walk, u64 pc) {
         u32 epid;
         u16 cpu, speculation;
         u32 pid, unused;
-        u64 address, inode, device;
+        u64 start, end, inode, device;
     } request = {DTX_RT_UNWIND_REQUEST_EPID,
                  (u16)bpf_get_smp_processor_id(),
                  0,
                  (u32)(bpf_get_current_pid_tgid() >> 32),
                  0,
-                 pc,
+                 m->start,
+                 m->end,
                  m->inode,
                  m->device};
     if (bpf_ringbuf_output(dtx_output, &request, sizeof(request), BPF_RB_FORCE_WAKEUP) != 0)
@@ -1647,7 +1706,7 @@ INLINE long frame_pointer_step(struct unwind_walk *walk) {
     walk->fp = saved[0];
     walk->pc = saved[1];
     walk->sp = fp + 16;
-    walk->exact = 0;
+    walk->how = 0;
     return saved[1] != 0;
 }
 
@@ -1702,7 +1761,7 @@ INLINE long row_step(struct unwind_walk *walk, const struct unwind_row *row) {
     walk->pc = ra;
     walk->sp = cfa;
     walk->fp = fp;
-    walk->exact = row->flags & UNWIND_SIGNAL_FRAME;
+    walk->how = WALK_FROM_CFI | (row->flags & UNWIND_SIGNAL_FRAME ? WALK_EXACT : 0);
     return ra != 0;
 }
 
@@ -1714,15 +1773,23 @@ CALLBACK long dtx_rt_unwind_step(u32 index, struct unwind_loop *loop) {
     u64 pc = walk->pc;
     struct unwind_mapping *m = &walk->mapping;
     if (pc < m->start || pc >= m->end) {
-        if (!find_mapping(walk, pc)) {
+        long found = find_mapping(walk, pc);
+        if (found <= 0) {
             m->start = m->end = 0;
-            // Not code: what led here was not a frame.
-            walk->frame[i] = i == 0 ? pc : DTX_RT_USTACK_TRUNCATED;
-            if (i == 0)
-                walk->depth = 1;
+            // Not code: what led here was not a frame. Code of a mapping
+            // not known now ends the walk after it when its table gave it.
+            u64 kept = i == 0 || (found < 0 && (walk->how & WALK_FROM_CFI));
+            walk->frame[i] = kept ? pc : DTX_RT_USTACK_TRUNCATED;
+            if (kept) {
+                walk->depth = i + 1;
+                u64 next = i + 1;
+                barrier_var(next);
+                if (found < 0 && next < walk->room && next < DTX_RT_USTACK_FRAMES)
+                    walk->frame[next] = DTX_RT_USTACK_TRUNCATED;
+            }
             return 1;
         }
-        find_table(walk, pc);
+        find_table(walk);
     }
     walk->frame[i] = pc;
     walk->depth = i + 1;
@@ -1730,7 +1797,7 @@ CALLBACK long dtx_rt_unwind_step(u32 index, struct unwind_loop *loop) {
         return 1;
     long step;
     if (walk->rows_in_table) {
-        u64 offset = pc - m->start + m->file_start - (walk->exact ? 0 : 1);
+        u64 offset = pc - m->start + m->file_start - (walk->how & WALK_EXACT ? 0 : 1);
         struct unwind_row *row = find_row(walk, offset);
         step = row ? row_step(walk, row) : frame_pointer_step(walk);
     } else {
@@ -1760,7 +1827,7 @@ GLOBAL s64 dtx_rt_unwind(struct unwind_walk *walk, u64 room) {
     walk->pc = regs->ip;
     walk->sp = regs->sp;
     walk->fp = regs->bp;
-    walk->exact = 1;
+    walk->how = WALK_EXACT | WALK_FROM_CFI;
     walk->depth = 0;
     walk->mapping.start = walk->mapping.end = 0;
     struct unwind_loop loop = {walk};

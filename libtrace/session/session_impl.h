@@ -57,6 +57,7 @@ struct Session::Impl {
     Status load(Tracing &tracing);
     void load_unwind_tables(Tracing &tracing, uint32_t rows);
     Status attach(Tracing &tracing);
+    void attach_loader_watch(Tracing &tracing);
     Status begin(Tracing &tracing, const Interrupts &interrupts);
     Status consume(Tracing &tracing, const Interrupts &interrupts);
     void sweep_exited_processes(Tracing &tracing);

@@ -5,6 +5,8 @@
 #include "libtrace/consumer.h"
 #include "libtrace/interruptible_output.h"
 #include "libtrace/kernel_symbols.h"
+#include "libtrace/perf_event.h"
+#include "libtrace/process_modules.h"
 #include "libtrace/session/session_impl.h"
 #include "libtrace/unwind_maps.h"
 #include "libtrace/unwind_table.h"
@@ -14,6 +16,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <dlfcn.h>
 #include <sched.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
@@ -239,6 +242,10 @@ Status Session::Impl::load(Tracing &tracing) {
         if (!t.attach_function.empty())
             bpf_program__set_attach_target(program, 0, t.attach_function.c_str());
     }
+    if (!description.loader_watch_program.empty() && trace::kernel_supports_uprobe_multi())
+        if (bpf_program *watch = object.program(description.loader_watch_program))
+            bpf_program__set_expected_attach_type(watch,
+                                                  bpf_attach_type(trace::kBpfTraceUprobeMulti));
     if (bpf_map *dctx = object.map(description.clause_context_map))
         bpf_map__set_max_entries(dctx, uint32_t(std::max(libbpf_num_possible_cpus(), 1)) *
                                            trace::kNestingLevels);
@@ -299,6 +306,13 @@ void Session::Impl::load_unwind_tables(Tracing &tracing, uint32_t rows) {
             for (const trace::ProcessModule &module : *modules)
                 tracing.unwind->load(module.open_path);
     }
+    // The dynamic loader and the C library that nearly every process maps
+    // (dtx's own): built while tracing starts, so that the first stacks of
+    // a system-wide profile go through them.
+    if (std::optional<std::string> loader = trace::executable_interpreter("/proc/self/exe"))
+        tracing.unwind->load_later(*loader);
+    if (Dl_info libc{}; dladdr(reinterpret_cast<void *>(&::getpid), &libc) && libc.dli_fname)
+        tracing.unwind->load_later(libc.dli_fname);
     if (options.verbose) {
         const trace::UnwindMaps::Statistics &loaded = tracing.unwind->statistics();
         std::fprintf(err,
@@ -308,6 +322,43 @@ void Session::Impl::load_unwind_tables(Tracing &tracing, uint32_t rows) {
                      static_cast<unsigned long long>(loaded.rows),
                      static_cast<unsigned long long>(loaded.capacity), loaded.build_seconds);
     }
+}
+
+// The dynamic loader calls _dl_debug_state once it has mapped or unmapped a
+// library: there, the program tells which traced processes did (see
+// kLoaderRecordEpid). The loader is the one the system's programs name
+// (dtx's own PT_INTERP); without it, tables are built when stacks first meet
+// the library, as for the others.
+void Session::Impl::attach_loader_watch(Tracing &tracing) {
+    const std::string &program = compiled->description.loader_watch_program;
+    if (program.empty())
+        return;
+    auto note = [this](const std::string &why) {
+        if (options.verbose)
+            std::fprintf(err,
+                         "dtx: libraries loaded while tracing are unwound from the second "
+                         "stack through them: %s\n",
+                         why.c_str());
+    };
+    const std::string loader = trace::executable_interpreter("/proc/self/exe").value_or("");
+    if (loader.empty())
+        return note("dtx has no dynamic loader");
+    Result<std::shared_ptr<const trace::ElfFile>> file = elf_files->get(loader);
+    if (!file)
+        return note(file.error().message);
+    std::vector<const trace::ElfFunction *> found = (*file)->find("_dl_debug_state");
+    std::optional<uint64_t> offset =
+        found.empty() ? std::nullopt : (*file)->file_offset(found.front()->address);
+    if (!offset)
+        return note(loader + " has no _dl_debug_state");
+    const int fd = tracing.object.program_fd(program);
+    const uint64_t offsets[] = {*offset};
+    Result<const trace::Attachment *> attached =
+        trace::kernel_supports_uprobe_multi()
+            ? tracing.attachments.attach_uprobe_multi(fd, loader, offsets, {}, {}, -1, false)
+            : tracing.attachments.attach_uprobe(fd, loader, *offset, false);
+    if (!attached)
+        note(attached.error().message);
 }
 
 Status Session::Impl::attach(Tracing &tracing) {
@@ -397,10 +448,21 @@ Status Session::Impl::begin(Tracing &tracing, const Interrupts &interrupts) {
     consumer_setup.remember_process = [user_symbols](uint32_t pid) {
         user_symbols->remember(pid_t(pid));
     };
+    consumer_setup.loader_changed = [user_symbols, &tracing](uint32_t pid) {
+        user_symbols->reread(pid_t(pid));
+        if (tracing.unwind)
+            tracing.unwind->load_process(pid_t(pid));
+    };
+    consumer_setup.learn_mapping = [user_symbols](const trace::MappingRecord &mapping) {
+        user_symbols->learn(pid_t(mapping.pid), mapping.start, mapping.end, mapping.file_offset,
+                            {mapping.inode, mapping.device});
+    };
     if (tracing.unwind)
-        consumer_setup.unwind_request = [&unwind =
-                                             *tracing.unwind](const trace::UnwindRequest &request) {
-            unwind.answer(request);
+        consumer_setup.unwind_request = [&unwind = *tracing.unwind,
+                                         user_symbols](const trace::UnwindRequest &request) {
+            unwind.answer(request, [&user_symbols](const trace::FileIdentity &file) {
+                return user_symbols->known_path(file);
+            });
         };
     consumer_setup.print.name_address = [kernel_table, kernel_name,
                                          user_symbols](const trace::KeyField &field,
@@ -542,6 +604,8 @@ Status Session::Impl::consume(Tracing &tracing, const Interrupts &interrupts) {
                 uint64_t expirations = 0;
                 if (read(fd, &expirations, sizeof expirations) > 0) {
                     report_drops = true;
+                    if (tracing.unwind)
+                        tracing.unwind->retry_due();
                     if (++ticks % kSweepTicks == 0)
                         sweep_exited_processes(tracing);
                 }
@@ -591,6 +655,7 @@ Result<int> Session::trace(const Interrupts &interrupts) {
     for (auto step : {&Impl::load, &Impl::attach})
         if (Status done = (session.*step)(tracing); !done)
             return std::move(done).error();
+    session.attach_loader_watch(tracing);
     for (auto step : {&Impl::begin, &Impl::consume})
         if (Status done = (session.*step)(tracing, interrupts); !done)
             return std::move(done).error();
