@@ -7,8 +7,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cinttypes>
@@ -646,6 +644,8 @@ void Consumer::reopen_output(uint32_t epid, const std::optional<std::string> &pa
     const int output = options_.output_fd;
     if (output < 0)
         return;
+    if (options_.settle_commands)
+        options_.settle_commands();
     std::fflush(out_);
     if (!path) {
         if (first_output_)
@@ -667,6 +667,8 @@ void Consumer::reopen_output(uint32_t epid, const std::optional<std::string> &pa
 void Consumer::truncate_output() {
     if (options_.output_fd < 0)
         return;
+    if (options_.settle_commands)
+        options_.settle_commands();
     std::fflush(out_);
     if (ftruncate(options_.output_fd, 0) == 0)
         lseek(options_.output_fd, 0, SEEK_SET);
@@ -674,35 +676,16 @@ void Consumer::truncate_output() {
 
 void Consumer::run_command(const std::string &command) {
     // The command writes to dtx's own stdout, not to an -o file, as dtrace's
-    // do (to stderr where the output format keeps stdout its own).
+    // do (to stderr where the output format keeps stdout its own), after
+    // all that was printed before its record.
     output_->system(command);
     std::fflush(out_);
     std::fflush(stdout);
-    posix_spawn_file_actions_t files;
-    posix_spawn_file_actions_init(&files);
-    if (int fd = output_->command_output_fd(); fd != STDOUT_FILENO)
-        posix_spawn_file_actions_adddup2(&files, fd, STDOUT_FILENO);
-    // The session blocks signals it reads through a signalfd; the command
-    // starts with none blocked.
-    posix_spawnattr_t attributes;
-    posix_spawnattr_init(&attributes);
-    sigset_t none;
-    sigemptyset(&none);
-    posix_spawnattr_setsigmask(&attributes, &none);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
-    const char *argv[] = {"sh", "-c", command.c_str(), nullptr};
-    pid_t child = -1;
-    int error =
-        posix_spawn(&child, "/bin/sh", &files, &attributes, const_cast<char **>(argv), environ);
-    posix_spawn_file_actions_destroy(&files);
-    posix_spawnattr_destroy(&attributes);
-    if (error != 0) {
-        warn("system(): cannot run /bin/sh: " + std::string(std::strerror(error)));
+    if (!options_.run_command) {
+        warn("system(): commands cannot run here");
         return;
     }
-    int status = 0;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
-    }
+    options_.run_command(command, output_->command_output_fd());
 }
 
 void Consumer::clear(uint32_t aggregation) {

@@ -70,6 +70,13 @@ struct ConsumerOptions {
     // Called with the pid of each kLoaderRecordEpid record: the process's
     // dynamic loader mapped or unmapped a library.
     std::function<void(uint32_t pid)> loader_changed;
+    // system(): runs `command` (sh -c) with its standard output on
+    // `stdout_fd`, once what was printed before it is out.
+    std::function<void(const std::string &command, int stdout_fd)> run_command;
+    // Called before freopen() or ftruncate() change the output: the
+    // commands before them end first, and what was held for them goes out
+    // where the output went (dtrace waits for each command).
+    std::function<void()> settle_commands;
     // The most bytes of records one speculation holds (specsize); records
     // beyond are speculative drops.
     uint64_t speculation_size = 4 << 20;

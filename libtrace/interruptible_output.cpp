@@ -32,13 +32,36 @@ InterruptibleOutput::InterruptibleOutput(FILE *file, int interrupt_fd,
 }
 
 InterruptibleOutput::~InterruptibleOutput() {
+    std::fflush(stream_);
+    while (!held_.empty())
+        release_one();
     if (own_stream_)
         std::fclose(stream_);
-    else
-        std::fflush(stream_);
+}
+
+void InterruptibleOutput::hold() {
+    std::fflush(stream_);
+    held_.emplace_back();
+}
+
+void InterruptibleOutput::release_one() {
+    if (held_.empty())
+        return;
+    std::fflush(stream_); // into the newest hold
+    const std::string kept = std::move(held_.front());
+    held_.pop_front();
+    write_out(kept.data(), kept.size());
 }
 
 size_t InterruptibleOutput::write(const char *data, size_t size) {
+    if (!held_.empty()) {
+        held_.back().append(data, size);
+        return size;
+    }
+    return write_out(data, size);
+}
+
+size_t InterruptibleOutput::write_out(const char *data, size_t size) {
     size_t done = 0;
     while (done < size && !abandoned_) {
         if (!regular_file_) {

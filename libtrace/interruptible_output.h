@@ -9,10 +9,16 @@
 // owner is asked whether to give up: if so, what is left unwritten is dropped,
 // and every later write with it. Regular files never wait and are written
 // directly.
+//
+// Output can be held back (while a system() command writes to the same
+// place, see command_runner.h): what is written after hold() waits in memory
+// until release_one() lets it go, one hold at a time, in order.
 #pragma once
 
 #include <cstdio>
+#include <deque>
 #include <functional>
+#include <string>
 
 namespace dtx::trace {
 
@@ -32,9 +38,18 @@ public:
     // True once a write was given up: output is dropped from then on.
     bool abandoned() const { return abandoned_; }
 
+    // What is written from now on waits, until the release_one() that
+    // matches this hold (after those of the holds before it).
+    void hold();
+    // Writes what the oldest hold kept; later writes go out at once when no
+    // hold is left.
+    void release_one();
+
 private:
     // The stream's write function: all of `data`, or 0 on an error.
     size_t write(const char *data, size_t size);
+    // Writes `data` to the file, waiting for it to take it.
+    size_t write_out(const char *data, size_t size);
 
     int fd_;
     bool regular_file_ = false;
@@ -43,6 +58,7 @@ private:
     bool abandoned_ = false;
     FILE *stream_ = nullptr;
     bool own_stream_ = false;
+    std::deque<std::string> held_; // what each hold kept, oldest first
 };
 
 } // namespace dtx::trace

@@ -61,7 +61,7 @@ struct Session::Impl {
     Status begin(Tracing &tracing, const Interrupts &interrupts);
     Status consume(Tracing &tracing, const Interrupts &interrupts);
     void sweep_exited_processes(Tracing &tracing);
-    int end(Tracing &tracing);
+    int end(Tracing &tracing, const Interrupts &interrupts);
     void detach(Tracing &tracing);
 
     Options options;

@@ -2,6 +2,7 @@
 // detach), each returning its error.
 #include "libtrace/attach.h"
 #include "libtrace/bpf_object.h"
+#include "libtrace/command_runner.h"
 #include "libtrace/consumer.h"
 #include "libtrace/interruptible_output.h"
 #include "libtrace/kernel_symbols.h"
@@ -183,6 +184,8 @@ struct Session::Impl::Tracing {
     std::shared_ptr<trace::UserSymbols> user_symbols;
     std::optional<trace::UnwindMaps> unwind; // when the program takes user stacks
     std::unique_ptr<trace::InterruptibleOutput> output;
+    // system()'s commands, whose output the output holds for: it goes first.
+    std::unique_ptr<trace::CommandRunner> commands;
     std::unique_ptr<trace::Consumer> consumer;
     std::unique_ptr<ring_buffer, RingBufferFree> ring;
     // Set by the interrupts' reads, in the loop and while output waits.
@@ -191,6 +194,16 @@ struct Session::Impl::Tracing {
 
     Tracing(trace::BpfObjectOptions options, FILE *err, const Interrupts &interrupts)
         : object(std::move(options)), attachments(detach_progress(err, interrupts)) {}
+
+    // Reads what arrived on `interrupts`; true once tracing is to stop.
+    bool read_interrupts(const Interrupts &interrupts) {
+        if (interrupts.read) {
+            Interrupts::Arrived arrived = interrupts.read();
+            stop_signalled |= arrived.stop;
+            children_stopped |= arrived.children_stopped;
+        }
+        return stop_signalled;
+    }
 
     // On a terminal, the detach line; and a Ctrl-C (or SIGTERM) while it
     // shows, which dtx reads and does not obey, is answered with why.
@@ -497,12 +510,19 @@ Status Session::Impl::begin(Tracing &tracing, const Interrupts &interrupts) {
         consumer_setup.format.target_pid = uint32_t(*target_pid);
     // Given up at a signal while its reader does not read: what is left of
     // the records is not read either.
-    tracing.output = std::make_unique<trace::InterruptibleOutput>(out, interrupts.fd, [&] {
-        Interrupts::Arrived arrived = interrupts.read();
-        tracing.stop_signalled |= arrived.stop;
-        tracing.children_stopped |= arrived.children_stopped;
-        return tracing.stop_signalled;
-    });
+    tracing.output = std::make_unique<trace::InterruptibleOutput>(
+        out, interrupts.fd, [&] { return tracing.read_interrupts(interrupts); });
+    tracing.commands = std::make_unique<trace::CommandRunner>(
+        [&output = *tracing.output] { output.release_one(); },
+        [this](const std::string &warning) { std::fprintf(err, "dtx: %s\n", warning.c_str()); });
+    consumer_setup.run_command = [&tracing](const std::string &command, int stdout_fd) {
+        tracing.output->hold();
+        tracing.commands->run(command, stdout_fd);
+    };
+    consumer_setup.settle_commands = [&tracing, &interrupts] {
+        tracing.commands->settle(interrupts.fd,
+                                 [&] { return tracing.read_interrupts(interrupts); });
+    };
     tracing.consumer = std::make_unique<trace::Consumer>(
         description, tracing.object, probes, consumer_setup, tracing.output->stream(), err);
     tracing.ring.reset(ring_buffer__new(
@@ -578,7 +598,8 @@ Status Session::Impl::consume(Tracing &tracing, const Interrupts &interrupts) {
     itimerspec every_second{{1, 0}, {1, 0}};
     if (!status_timer || timerfd_settime(status_timer.get(), 0, &every_second, nullptr) != 0)
         return errno_error("could not start the status timer", "timerfd", errno);
-    std::vector<int> watched = {ring_buffer__epoll_fd(ring), interrupts.fd, status_timer.get()};
+    std::vector<int> watched = {ring_buffer__epoll_fd(ring), interrupts.fd, status_timer.get(),
+                                tracing.commands->fd()};
     for (int fd : targets.exit_fds())
         watched.push_back(fd);
     for (int fd : watched) {
@@ -597,9 +618,9 @@ Status Session::Impl::consume(Tracing &tracing, const Interrupts &interrupts) {
         for (int i = 0; i < n; i++) {
             int fd = ready[i].data.fd;
             if (fd == interrupts.fd) {
-                Interrupts::Arrived arrived = interrupts.read();
-                tracing.stop_signalled |= arrived.stop;
-                tracing.children_stopped |= arrived.children_stopped;
+                tracing.read_interrupts(interrupts);
+            } else if (fd == tracing.commands->fd()) {
+                tracing.commands->update();
             } else if (fd == status_timer.get()) {
                 uint64_t expirations = 0;
                 if (read(fd, &expirations, sizeof expirations) > 0) {
@@ -630,13 +651,20 @@ Status Session::Impl::consume(Tracing &tracing, const Interrupts &interrupts) {
     return {};
 }
 
-int Session::Impl::end(Tracing &tracing) {
+int Session::Impl::end(Tracing &tracing, const Interrupts &interrupts) {
     // Stop every probe but END, fire END, and drain what is left.
     if (tracing.activity)
         __atomic_store_n(tracing.activity, uint32_t(Activity::Draining), __ATOMIC_SEQ_CST);
     if (tracing.end_fd >= 0)
         run_program(tracing.end_fd, compile_options.cpu);
     ring_buffer__consume(tracing.ring.get());
+    // system()'s commands end before the aggregations print, as dtrace's
+    // (which it waits for); at once after a Ctrl-C.
+    if (tracing.stop_signalled)
+        tracing.commands->kill_all();
+    else
+        tracing.commands->finish(interrupts.fd,
+                                 [&] { return tracing.read_interrupts(interrupts); });
     tracing.consumer->finish();
     return tracing.consumer->exit_status().value_or(tracing.status_without_exit);
 }
@@ -660,7 +688,7 @@ Result<int> Session::trace(const Interrupts &interrupts) {
         if (Status done = (session.*step)(tracing, interrupts); !done)
             return std::move(done).error();
     // After an error, `tracing` detaches what was attached as it goes.
-    int status = session.end(tracing);
+    int status = session.end(tracing, interrupts);
     session.detach(tracing);
     return status;
 }
