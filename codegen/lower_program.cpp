@@ -349,6 +349,18 @@ llvm::Value *Lowering::current_cpu_info(ClauseState &state) {
                          ir_.CreateMul(index, const64(sizeof(trace::CpuInfo))));
 }
 
+llvm::Value *Lowering::dtx_pid() {
+    if (!dtx_pid_) {
+        description_.dtx_pid_variable = "dtx_pid";
+        dtx_pid_ = debug_->define_global_variable(description_.dtx_pid_variable,
+                                                  debug_->integer_type(4, false), ir_.getInt32(0),
+                                                  GlobalDataSection::ReadOnly);
+    }
+    llvm::LoadInst *pid = ir_.CreateLoad(i32(), dtx_pid_);
+    pid->setVolatile(true); // set at load: not the initial value LLVM sees
+    return ir_.CreateZExt(pid, i64());
+}
+
 void Lowering::fault_if(ClauseState &state, llvm::Value *failed, trace::FaultKind kind,
                         llvm::Value *address) {
     llvm::Function *function = ir_.GetInsertBlock()->getParent();

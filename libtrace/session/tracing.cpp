@@ -248,6 +248,10 @@ Status Session::Impl::load(Tracing &tracing) {
     uint64_t walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
     object.set_global_variable("dtx_walltime_offset",
                                std::as_bytes(std::span(&walltime_offset, 1)));
+    if (!description.dtx_pid_variable.empty()) {
+        const auto pid = uint32_t(getpid());
+        object.set_global_variable(description.dtx_pid_variable, std::as_bytes(std::span(&pid, 1)));
+    }
     if (!description.cpu_info_variable.empty()) {
         const std::vector<trace::CpuInfo> cpus = trace::cpu_info_table();
         object.set_global_variable(description.cpu_info_variable, std::as_bytes(std::span(cpus)));
