@@ -62,6 +62,9 @@ struct Session::Impl {
     void sweep_exited_processes(Tracing &tracing);
     int end(Tracing &tracing);
     void detach(Tracing &tracing);
+    // At the end: the processes stop() stopped that are stopped still (but
+    // for the -c command, which dtx kills), with how to resume them.
+    void report_stopped(const Tracing &tracing);
 
     Options options;
     FILE *err;
