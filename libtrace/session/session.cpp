@@ -118,11 +118,20 @@ Status Session::Impl::take_diagnostics(DiagnosticEngine &diagnostics) {
     return {};
 }
 
-Status Session::Impl::read_program() {
+Status Session::Impl::load_sources() {
+    if (sources_loaded)
+        return {};
     Result<std::vector<LoadedSource>> loaded = load_program_sources(options);
     if (!loaded)
         return std::move(loaded).error();
     sources = std::move(*loaded);
+    sources_loaded = true;
+    return {};
+}
+
+Status Session::Impl::read_program() {
+    if (Status loaded = load_sources(); !loaded)
+        return loaded;
     DiagnosticEngine diagnostics;
     parser::TypeNames type_names;
     type_names.set_lookup(sema::is_kernel_typedef);
@@ -170,6 +179,10 @@ Status Session::Impl::start_targets() {
 }
 
 Result<bool> Session::Impl::prepare() {
+    // The program's text first: a script that cannot be read is its own
+    // error, whoever runs dtx.
+    if (Status loaded = load_sources(); !loaded)
+        return std::move(loaded).error();
     // -e only compiles, which needs nothing the kernel guards.
     if (!options.compile_only)
         if (Status allowed = trace::check_tracing_privileges(); !allowed)

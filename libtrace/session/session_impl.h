@@ -38,11 +38,15 @@ struct Session::Impl {
     ~Impl();
 
     // session.cpp
-    // What list() and compile() do first: open -o's file, read and parse the
-    // program (--dump=ast), start the targets; false: stop there (-e with
-    // only --dump=ast).
+    // What list() and compile() do first: read the program's sources, check
+    // the privileges tracing needs, open -o's file, parse the program
+    // (--dump=ast), start the targets; false: stop there (-e with only
+    // --dump=ast).
     Result<bool> prepare();
     Status open_output();
+    // The -n/-s/-P/-m/-f/-i sources into `sources`, once.
+    Status load_sources();
+    // Parses the sources (loaded first where they are not yet).
     Status read_program();
     Status start_targets();
     Status apply_options();
@@ -70,6 +74,7 @@ struct Session::Impl {
     FILE *err;
     FILE *out = stdout; // -o's file, owned once opened
     std::vector<LoadedSource> sources;
+    bool sources_loaded = false;
     std::vector<ProgramUnit> units;
     ast::Program program;
     trace::TargetProcesses targets;
