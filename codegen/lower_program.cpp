@@ -158,19 +158,20 @@ std::optional<CompiledProgram> Lowering::emit() {
 
 // The clause calls to inline, inlined here rather than by the optimizer,
 // whose first passes would otherwise run on each clause's function before
-// inlining it, in time that adds up over thousands of clauses.
+// inlining it, in time that adds up over thousands of clauses. A clause's
+// function goes once its last call is inlined, before the next is: the
+// memory it frees holds the next copies (over thousands of clauses, a
+// sixth of the compiler's peak).
 void Lowering::inline_clauses() {
-    std::set<llvm::Function *> inlined;
     for (llvm::WeakVH &entry : inlined_calls_)
         if (auto *call = llvm::dyn_cast_or_null<llvm::CallInst>(entry)) {
-            inlined.insert(call->getCalledFunction());
+            llvm::Function *function = call->getCalledFunction();
             llvm::InlineFunctionInfo info;
             if (!llvm::InlineFunction(*call, info).isSuccess())
                 call->addFnAttr(llvm::Attribute::AlwaysInline);
+            else if (function->use_empty())
+                function->eraseFromParent();
         }
-    for (llvm::Function *function : inlined)
-        if (function->use_empty())
-            function->eraseFromParent();
 }
 
 void Lowering::report_fatal_error(std::string_view reason) {
