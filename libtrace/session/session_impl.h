@@ -51,6 +51,14 @@ struct Session::Impl {
     Status start_targets();
     Status apply_options();
     Status compile();
+    // The probes each clause enables (errors for descriptions that match
+    // none, unless -Z), and how many each source file's clauses matched.
+    std::vector<std::vector<const trace::Probe *>>
+    match_clauses(DiagnosticEngine &diagnostics,
+                  std::map<const SourceFile *, size_t> &matches_per_file);
+    // An error at the clause past codegen::kMaxProbeClauses of a probe.
+    void check_probe_clauses(const std::vector<std::vector<const trace::Probe *>> &clause_probes,
+                             DiagnosticEngine &diagnostics);
     // The diagnostics so far: an error of kind Diagnostics if there are
     // errors, else the warnings are said on `err`.
     Status take_diagnostics(DiagnosticEngine &diagnostics);
