@@ -12,6 +12,7 @@
 
 #include <linux/bpf.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstring>
 
@@ -106,7 +107,10 @@ std::optional<uint32_t> signal_outcome(Consumer &consumer, const ActionDescripti
     else
         consumer.warn_once(action, "failed",
                            "warning: " + where + call + " could not signal pid " +
-                               std::to_string(pid) + ": " + std::strerror(int(-outcome)));
+                               std::to_string(pid) + ": " + std::strerror(int(-outcome)) +
+                               (outcome == -EPERM ? " (BPF may not signal a kernel thread, a "
+                                                    "process that is exiting, or init)"
+                                                  : ""));
     return std::nullopt;
 }
 
