@@ -27,6 +27,15 @@ namespace dtx::codegen {
 // whose 4N bytes must fit in 32 bits.
 inline constexpr uint64_t kMaxRingBufferSize = uint64_t{1} << 29;
 
+// The most clauses one probe may run (dtx(1), LIMITS). A probe's clauses are
+// called from its one BPF program, in at most 96 blocks of 8,000 LLVM IR
+// instructions (BPF_MAX_SUBPROGS, and a BPF jump's reach); past this many,
+// even clauses without code fill them, the blocks grow and so does the
+// compile time of each clause (and the kernel verifies at most a million
+// instructions of one program). Checked once probes are matched
+// (D_CLAUSE_LIMIT).
+inline constexpr size_t kMaxProbeClauses = 48'000;
+
 struct CompileOptions {
     uint64_t strsize = 256;
     uint64_t aggsize = 4 << 20; // bytes of aggregation data, sizes the maps

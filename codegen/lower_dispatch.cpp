@@ -35,6 +35,8 @@ constexpr size_t kDirectErrorClauses = 32;
 // fewer, well within a jump's reach.
 constexpr size_t kBlockSize = 8000;
 constexpr size_t kClauseCallSize = 16;
+static_assert(kMaxProbeClauses == kDirectClauseCalls * kBlockSize / kClauseCallSize,
+              "kMaxProbeClauses is what blocks of kBlockSize hold");
 // The code of consecutive inlined clauses the dispatch lets run without a
 // branch between them: LLVM's instruction scheduling takes time growing
 // faster than a basic block's size (7,000 clauses without branches, in

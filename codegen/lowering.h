@@ -323,6 +323,9 @@ public:
     llvm::Value *firing_cpu(llvm::Value *dctx);
     // curcpu: the address of this CPU's trace::CpuInfo in a .rodata table.
     llvm::Value *current_cpu_info(ClauseState &state);
+    // dtx's own pid (i64), which the session sets at load: a .rodata
+    // variable (ProgramDescription::dtx_pid_variable), defined on first use.
+    llvm::Value *dtx_pid();
     // Hides a value's origin from LLVM, so that it cannot move arithmetic
     // above the bounds check the kernel's verifier needs to see first.
     llvm::Value *opaque(llvm::Value *value);
@@ -596,6 +599,7 @@ public:
     // map: on first insert_aggregation_key().
     llvm::Function *aggregation_inserts_[2] = {};
     llvm::GlobalVariable *cpu_info_ = nullptr; // on first current_cpu_info()
+    llvm::GlobalVariable *dtx_pid_ = nullptr;  // on first dtx_pid()
     // The innermost expression being lowered: a fault there is reported at
     // its place (ClauseDescription::fault_sites).
     const ast::Expr *faulting_expression_ = nullptr;

@@ -603,6 +603,12 @@ void Consumer::warn(const std::string &message) {
     std::fprintf(err_, "dtx: %s\n", message.c_str());
 }
 
+void Consumer::warn_once(const ActionDescription &action, std::string_view topic,
+                         const std::string &message) {
+    if (warned_.emplace(&action, std::string(topic)).second)
+        warn(message);
+}
+
 void Consumer::set_exit_status(int status) {
     if (!exit_status_)
         exit_status_ = status;

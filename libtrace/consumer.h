@@ -40,6 +40,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 struct bpf_object;
@@ -131,6 +132,15 @@ public:
     // A message about the trace on stderr ("dtx: printf(): ..."), after the
     // output so far.
     void warn(const std::string &message);
+    // warn(), the first time only for `action` and `topic`: for what a
+    // firing may repeat thousands of times.
+    void warn_once(const ActionDescription &action, std::string_view topic,
+                   const std::string &message);
+    // stop() sent SIGSTOP to process `pid`.
+    void note_stopped(uint32_t pid) { stopped_.insert(pid); }
+    // The processes stop() stopped, for the session to say at the end
+    // which are still stopped.
+    const std::set<uint32_t> &stopped_processes() const { return stopped_; }
     // A recorded string, up to its NUL, in `record`'s bytes.
     std::string_view string_at(std::span<const std::byte> record, const ValueLayout &layout) const;
     // A recorded value as a printf() argument; strings point into `record`.
@@ -256,6 +266,8 @@ private:
     std::vector<std::vector<uint64_t>> reported_drops_;
     uint64_t reported_speculative_drops_ = 0;
     std::set<std::string_view> drop_hints_given_;
+    std::set<std::pair<const ActionDescription *, std::string>> warned_; // see warn_once()
+    std::set<uint32_t> stopped_;
     int cpu_count_ = 1; // possible CPUs: the per-CPU maps' value count
 };
 

@@ -325,6 +325,10 @@ struct ProgramDescription {
     // curcpu's table (CpuInfo, cpu_info_entries() of them) in .rodata, which
     // the session fills before loading; empty when the program has no curcpu.
     std::string cpu_info_variable;
+    // dtx's own pid (a u32 in .rodata, which the session sets before
+    // loading), so that raise() and stop() never signal dtx itself; empty
+    // when the program calls neither.
+    std::string dtx_pid_variable;
 };
 
 // curcpu's cpuinfo_t as the D library (sched.d) declares it.

@@ -438,4 +438,14 @@ bool TargetProcesses::all_exited() const {
                                               [](const Process &p) { return p.exited; });
 }
 
+bool TargetProcesses::killed_at_exit(pid_t pid) const {
+    return std::any_of(processes_.begin(), processes_.end(),
+                       [&](const Process &p) { return p.pid == pid && p.created && !p.exited; });
+}
+
+bool TargetProcesses::traced(pid_t pid) const {
+    return std::any_of(processes_.begin(), processes_.end(),
+                       [&](const Process &p) { return p.pid == pid && p.seized && !p.exited; });
+}
+
 } // namespace dtx::trace

@@ -86,6 +86,11 @@ public:
     std::string note_exit(int fd);
     // True when there were targets and every one has exited.
     bool all_exited() const;
+    // Whether `pid` is the command, still running: dtx's exit kills it.
+    bool killed_at_exit(pid_t pid) const;
+    // Whether dtx traces `pid` (ptrace): stopped, it shows as 't' (tracing
+    // stop) until dtx's exit lets it go, stopped still.
+    bool traced(pid_t pid) const;
 
 private:
     struct Process {

@@ -409,6 +409,8 @@ struct Program {
     std::vector<Pragma> pragmas;
     // Every outer-scope item in source order, for passes that care about order.
     std::vector<const Node *> items;
+    // A clause past parser::kMaxProgramClauses was refused: no more is read.
+    bool clause_limit_reached = false;
 };
 
 // Calls `visit` with each direct operand of `expr`, in evaluation order (a

@@ -54,6 +54,9 @@ struct LexerContext {
     // The text holds a NUL byte, where scanning stops: D source is text (and
     // flex would rescan a token for every NUL in it, quadratic on binaries).
     bool stops_at_nul = false;
+    // The program has as many clauses as it may: the input ends here, and
+    // the parser says nothing of a clause it cut short.
+    bool stopped_at_clause_limit = false;
 
     // Outputs the scanner produces on the side.
     std::vector<ast::Pragma> pragmas;

@@ -1,5 +1,7 @@
 #include "parser/parse_state.h"
 
+#include "parser/parser.h"
+
 #include <algorithm>
 #include <set>
 
@@ -11,10 +13,19 @@ using Kind = Parser::symbol_kind_type;
 // ---- syntax errors ---------------------------------------------------------
 
 void ParseState::syntax_error(const SourceRange &where, const std::string &message) {
-    diagnostics().error("D_SYNTAX", where, message);
+    if (!lex.stopped_at_clause_limit)
+        diagnostics().error("D_SYNTAX", where, message);
 }
 
 namespace {
+
+// 65536 as "65,536".
+std::string grouped(size_t n) {
+    std::string digits = std::to_string(n);
+    for (size_t at = digits.size(); at > 3; at -= 3)
+        digits.insert(at - 3, ",");
+    return digits;
+}
 
 // What the unexpected token is, in words: "identifier 'foo'", "';'", "end of input".
 std::string describe_token(const Parser::symbol_type &token, const SourceRange &at) {
@@ -219,7 +230,7 @@ void ParseState::report_syntax_error(const Parser::context &ctx) {
     expected.resize(size_t(std::max(n, 0)));
     // With a full buffer the list was cut short; Bison then reports 0 tokens.
     Kind kind = token.kind();
-    if (kind == Kind::S_YYEOF && lex.ended_in_comment)
+    if ((kind == Kind::S_YYEOF && lex.ended_in_comment) || lex.stopped_at_clause_limit)
         return;
     std::string message;
     if (kind == Kind::S_RESERVED) {
@@ -281,6 +292,17 @@ void ParseState::add_clause(std::vector<ProbeDescription> probes, ExprPtr predic
                             std::vector<StmtPtr> body, bool has_body, const SourceRange &range) {
     if (!program_expected(range, "a probe clause"))
         return;
+    if (program->clauses.size() >= kMaxProgramClauses) {
+        Diagnostic &refused = diagnostics().error("D_CLAUSE_LIMIT", probes.front().range,
+                                                  "too many clauses: a program may have at most " +
+                                                      grouped(kMaxProgramClauses) +
+                                                      " clauses; nothing after this one is read");
+        refused.hints.push_back("clauses that differ only in a constant can be one clause "
+                                "whose predicate, variables or aggregation keys hold it");
+        program->clause_limit_reached = true;
+        lex.stopped_at_clause_limit = true;
+        return;
+    }
     if (!has_body && !allow_bare_descriptions) {
         SourceRange at = predicate ? range : probes.back().range;
         diagnostics()

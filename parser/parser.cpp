@@ -24,6 +24,8 @@ bool run(ParseState &state) {
 
 bool parse_program(const SourceFile &source, TypeNames &types, ast::Program &program,
                    DiagnosticEngine &diags, const ProgramParseOptions &options) {
+    if (program.clause_limit_reached)
+        return false; // said where an earlier source reached it
     LexerContext lex(source, diags, types, StartSymbol::Program);
     ParseState state(lex, &program, options.allow_bare_descriptions);
     bool ok = run(state);

@@ -10,6 +10,15 @@
 
 namespace dtx::parser {
 
+// The most clauses a program may have, all its sources together (dtx(1),
+// LIMITS). Each clause is code of its own, which costs the compiler about
+// 10 KB and up to a millisecond: a generated script of 700,000 one-line
+// clauses ran for minutes and took 3.8 GB before an answer. At this limit a
+// program compiles in a minute or two and 700 MB (bench/compile-scale); the
+// clause past it is an error (D_CLAUSE_LIMIT), and nothing after it is
+// read, so that the answer comes at once.
+inline constexpr size_t kMaxProgramClauses = 65'536;
+
 struct ProgramParseOptions {
     // -n descriptions may stand alone (`dtx -n syscall::read:entry`); in a
     // script file a description must be followed by a predicate or a body.

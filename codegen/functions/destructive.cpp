@@ -1,9 +1,10 @@
 // Destructive actions, allowed only with -w or `#pragma D option destructive`
 // (the checker refuses them otherwise with D_ACT_DESTRUCTIVE): system() runs
 // a command from the consumer, in order with the trace output, and freopen()
-// sends the output to another file; raise() and
-// stop() signal the current thread or process from the probe; chill() spins
-// in the probe. copyout() and copyoutstr() are in memory.cpp.
+// sends the output to another file; raise() and stop() signal the current
+// thread or process from the probe, never dtx's own (the consumer warns
+// where they did not, and the session lists at exit the processes stop()
+// left stopped); chill() spins in the probe. copyout() and copyoutstr() are in memory.cpp.
 #include "codegen/checker.h"
 #include "codegen/functions/function.h"
 #include "codegen/lowering.h"
@@ -11,7 +12,9 @@
 
 #include <linux/bpf.h>
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 
 namespace dtx::sema {
 
@@ -71,9 +74,89 @@ Value lower_freopen(Lowering &l, const ast::Call &call, ClauseState &state, bool
     return l.finish_action(state, l.formatted_action(call, state, consume_freopen), call);
 }
 
-// What raise(), stop() and chill() do happens in the probe; their record only
-// marks the firing (its probe line without -q), as dtrace's does.
+// What chill() does happens in the probe; its record only marks the firing
+// (its probe line without -q), as dtrace's does.
 void consume_nothing(Consumer &, const ActionDescription &, std::span<const std::byte>) {}
+
+// What raise() and stop() record besides marking the firing: the signal's
+// outcome, then the current process's pid.
+enum SignalOutcome : int64_t {
+    kSignalSent = 0,
+    kSignalOwnProcess = 1, // not sent: the current process is dtx's own
+    // < 0: the helper's -errno
+};
+
+// The outcome of raise() or stop(), said once per call site where the
+// signal was not sent; the pid it was sent to, else nullopt.
+std::optional<uint32_t> signal_outcome(Consumer &consumer, const ActionDescription &action,
+                                       std::span<const std::byte> record) {
+    const auto outcome = consumer.read<int64_t>(record, action.values.at(0).offset);
+    const auto pid = uint32_t(consumer.read<int64_t>(record, action.values.at(1).offset));
+    if (outcome == kSignalSent)
+        return pid;
+    const std::string call = std::string(action.function) + "()";
+    const std::string where = action.location.file_name() + ":" +
+                              std::to_string(action.location.begin.line) + ":" +
+                              std::to_string(action.location.begin.column) + ": ";
+    if (outcome == kSignalOwnProcess)
+        consumer.warn_once(action, "own",
+                           "warning: " + where + call +
+                               " fired in dtx's own process (BEGIN, END and dtx's own system "
+                               "calls run there) and was not delivered: dtx never " +
+                               (action.function == "stop" ? "stops" : "signals") + " itself");
+    else
+        consumer.warn_once(action, "failed",
+                           "warning: " + where + call + " could not signal pid " +
+                               std::to_string(pid) + ": " + std::strerror(int(-outcome)) +
+                               (outcome == -EPERM ? " (BPF may not signal a kernel thread, a "
+                                                    "process that is exiting, or init)"
+                                                  : ""));
+    return std::nullopt;
+}
+
+void consume_raise(Consumer &consumer, const ActionDescription &action,
+                   std::span<const std::byte> record) {
+    signal_outcome(consumer, action, record);
+}
+
+// The processes stop() stopped are listed at the end, those still stopped.
+void consume_stop(Consumer &consumer, const ActionDescription &action,
+                  std::span<const std::byte> record) {
+    if (std::optional<uint32_t> pid = signal_outcome(consumer, action, record))
+        consumer.note_stopped(*pid);
+}
+
+// Sends `signal` with `helper` (to the current thread or process) unless the
+// current process is dtx's own: BEGIN and END run in it, and so do probes of
+// its system calls, where a SIGKILL or SIGSTOP would end or hang dtx with no
+// word said. Records the outcome and the pid for the consumer.
+Value lower_signal(Lowering &l, const ast::Call &call, ClauseState &state, unsigned helper,
+                   llvm::Value *signal, trace::ActionConsumer consume) {
+    llvm::IRBuilder<> &ir = l.ir();
+    llvm::Value *pid = ir.CreateLShr(l.current_pid_tgid(state), 32);
+    llvm::Function *function = ir.GetInsertBlock()->getParent();
+    auto *send = llvm::BasicBlock::Create(ir.getContext(), "signal_send", function);
+    auto *done = llvm::BasicBlock::Create(ir.getContext(), "signal_done", function);
+    llvm::BasicBlock *own = ir.GetInsertBlock();
+    ir.CreateCondBr(ir.CreateICmpEQ(pid, l.dtx_pid()), done, send);
+    ir.SetInsertPoint(send);
+    llvm::Value *sent = l.call_helper(helper, l.i64(), {signal});
+    ir.CreateBr(done);
+    ir.SetInsertPoint(done);
+    llvm::PHINode *outcome = ir.CreatePHI(l.i64(), 2);
+    outcome->addIncoming(l.const64(uint64_t(kSignalOwnProcess)), own);
+    outcome->addIncoming(sent, send);
+
+    ActionDescription action = l.action(call, consume);
+    for (llvm::Value *value : {static_cast<llvm::Value *>(outcome), pid}) {
+        trace::ValueLayout layout;
+        layout.offset = l.reserve_record(state, layout.size);
+        if (llvm::Value *to = l.record_space(state, layout))
+            l.store64(value, to);
+        action.values.push_back(layout);
+    }
+    return l.finish_action(state, std::move(action), call);
+}
 
 // raise(signal): to the current thread; an invalid signal is an illegal operation.
 Value lower_raise(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
@@ -83,14 +166,15 @@ Value lower_raise(Lowering &l, const ast::Call &call, ClauseState &state, bool) 
                ir.CreateOr(ir.CreateICmpSLT(signal, l.const64(1)),
                            ir.CreateICmpSGT(signal, l.const64(SIGRTMAX))),
                trace::FaultKind::IllegalOperation, nullptr);
-    l.call_helper(BPF_FUNC_send_signal_thread, l.i64(), {ir.CreateTrunc(signal, l.i32())});
-    return l.finish_action(state, l.action(call, consume_nothing), call);
+    return lower_signal(l, call, state, BPF_FUNC_send_signal_thread,
+                        ir.CreateTrunc(signal, l.i32()), consume_raise);
 }
 
-// stop(): the current process stops, as if by SIGSTOP, for a debugger to take over.
+// stop(): the current process stops, as if by SIGSTOP, for a debugger to
+// take over; it stays stopped when dtx exits, which says so.
 Value lower_stop(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
-    l.call_helper(BPF_FUNC_send_signal, l.i64(), {l.ir().getInt32(SIGSTOP)});
-    return l.finish_action(state, l.action(call, consume_nothing), call);
+    return lower_signal(l, call, state, BPF_FUNC_send_signal, l.ir().getInt32(SIGSTOP),
+                        consume_stop);
 }
 
 // One dtx_rt_chill() spins at most as long as bpf_loop's 2^23 clock reads

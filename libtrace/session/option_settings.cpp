@@ -134,6 +134,17 @@ Status check_range(const OptionSpec &spec, const OptionValue &v,
                                std::string(trace::kInvalidOptionValue) + " (" + bounds + ")");
 }
 
+// -x cpu's value is a CPU: neither a number outside this machine's nor
+// anything but a number (or a toggle's word, which unsets it) makes sense.
+Status cpu_error(const std::optional<std::string> &value) {
+    const int cpus = std::max(libbpf_num_possible_cpus(), 1);
+    return trace::option_error(
+        "option 'cpu' must be a CPU number from 0 to " + std::to_string(cpus - 1) +
+            " (this machine has " + std::to_string(cpus) + " CPU" + (cpus == 1 ? "" : "s") +
+            "), not " + (value ? "'" + *value + "'" : "nothing"),
+        std::string(trace::kInvalidOptionValue) + " (from 0 to " + std::to_string(cpus - 1) + ")");
+}
+
 // The options the consumer reads, which setopt() changes while tracing.
 bool set_consumer_option(ConsumerOptions &options, std::string_view name, const OptionValue &value,
                          const std::optional<std::string> &text) {
@@ -240,6 +251,8 @@ Result<std::string> apply_option(const OptionTargets &targets, OptionSource sour
         return failure(std::string(trace::kOptionWhileTracing));
     Result<OptionValue> parsed = trace::parse_option(*spec, value);
     Status valid = parsed ? check_range(*spec, *parsed, value) : Status(parsed.error());
+    if (!valid && spec->name == "cpu")
+        valid = cpu_error(value);
     if (!valid)
         return failure(tracing ? std::string(trace::dtrace_reason(valid.error()))
                                : valid.error().message);

@@ -19,6 +19,7 @@
 #include <cerrno>
 #include <cstring>
 #include <sstream>
+#include <unordered_map>
 
 namespace dtx::session {
 
@@ -27,6 +28,14 @@ namespace {
 using trace::MacroValues;
 using trace::Probe;
 using trace::ProbeArgument;
+
+// 48000 as "48,000".
+std::string grouped(size_t n) {
+    std::string digits = std::to_string(n);
+    for (size_t at = digits.size(); at > 3; at -= 3)
+        digits.insert(at - 3, ",");
+    return digits;
+}
 
 bool wants_dump(const Options &options, std::string_view stage) {
     return std::find(options.dump_stages.begin(), options.dump_stages.end(), stage) !=
@@ -118,11 +127,20 @@ Status Session::Impl::take_diagnostics(DiagnosticEngine &diagnostics) {
     return {};
 }
 
-Status Session::Impl::read_program() {
+Status Session::Impl::load_sources() {
+    if (sources_loaded)
+        return {};
     Result<std::vector<LoadedSource>> loaded = load_program_sources(options);
     if (!loaded)
         return std::move(loaded).error();
     sources = std::move(*loaded);
+    sources_loaded = true;
+    return {};
+}
+
+Status Session::Impl::read_program() {
+    if (Status loaded = load_sources(); !loaded)
+        return loaded;
     DiagnosticEngine diagnostics;
     parser::TypeNames type_names;
     type_names.set_lookup(sema::is_kernel_typedef);
@@ -170,6 +188,10 @@ Status Session::Impl::start_targets() {
 }
 
 Result<bool> Session::Impl::prepare() {
+    // The program's text first: a script that cannot be read is its own
+    // error, whoever runs dtx.
+    if (Status loaded = load_sources(); !loaded)
+        return std::move(loaded).error();
     // -e only compiles, which needs nothing the kernel guards.
     if (!options.compile_only)
         if (Status allowed = trace::check_tracing_privileges(); !allowed)
@@ -281,13 +303,11 @@ sema::ClauseArguments Session::Impl::clause_arguments(std::span<const Probe *con
     return arguments_out;
 }
 
-Status Session::Impl::compile() {
-    if (Status applied = apply_options(); !applied)
-        return applied;
-    DiagnosticEngine diagnostics;
+std::vector<std::vector<const Probe *>>
+Session::Impl::match_clauses(DiagnosticEngine &diagnostics,
+                             std::map<const SourceFile *, size_t> &matches_per_file) {
     // Probe descriptions -> probes, clause by clause.
     std::vector<std::vector<const Probe *>> clause_probes(program.clauses.size());
-    std::map<const SourceFile *, size_t> matches_per_file;
     const MacroValues macros = MacroValues::of_this_process(options.macro_args, target_pid);
     for (size_t c = 0; c < program.clauses.size(); c++) {
         const ast::Clause &clause = *program.clauses[c];
@@ -379,6 +399,35 @@ Status Session::Impl::compile() {
         }
         matches_per_file[clause.range.source] += clause_probes[c].size();
     }
+    return clause_probes;
+}
+
+void Session::Impl::check_probe_clauses(
+    const std::vector<std::vector<const Probe *>> &clause_probes, DiagnosticEngine &diagnostics) {
+    std::unordered_map<const Probe *, size_t> clauses_of;
+    for (size_t c = 0; c < clause_probes.size(); c++)
+        for (const Probe *probe : clause_probes[c])
+            if (++clauses_of[probe] > codegen::kMaxProbeClauses) {
+                diagnostics
+                    .error("D_CLAUSE_LIMIT", program.clauses[c]->probes.front().range,
+                           "too many clauses for probe '" + probe->name.full() +
+                               "': one probe may run at most " +
+                               grouped(codegen::kMaxProbeClauses) + " clauses")
+                    .hints.push_back("the clauses of a probe run in its one BPF program; clauses "
+                                     "that differ only in a constant can be one clause whose "
+                                     "predicate, variables or aggregation keys hold it");
+                return;
+            }
+}
+
+Status Session::Impl::compile() {
+    if (Status applied = apply_options(); !applied)
+        return applied;
+    DiagnosticEngine diagnostics;
+    std::map<const SourceFile *, size_t> matches_per_file;
+    std::vector<std::vector<const Probe *>> clause_probes =
+        match_clauses(diagnostics, matches_per_file);
+    check_probe_clauses(clause_probes, diagnostics);
     if (diagnostics.has_errors())
         return take_diagnostics(diagnostics);
 

@@ -38,15 +38,27 @@ struct Session::Impl {
     ~Impl();
 
     // session.cpp
-    // What list() and compile() do first: open -o's file, read and parse the
-    // program (--dump=ast), start the targets; false: stop there (-e with
-    // only --dump=ast).
+    // What list() and compile() do first: read the program's sources, check
+    // the privileges tracing needs, open -o's file, parse the program
+    // (--dump=ast), start the targets; false: stop there (-e with only
+    // --dump=ast).
     Result<bool> prepare();
     Status open_output();
+    // The -n/-s/-P/-m/-f/-i sources into `sources`, once.
+    Status load_sources();
+    // Parses the sources (loaded first where they are not yet).
     Status read_program();
     Status start_targets();
     Status apply_options();
     Status compile();
+    // The probes each clause enables (errors for descriptions that match
+    // none, unless -Z), and how many each source file's clauses matched.
+    std::vector<std::vector<const trace::Probe *>>
+    match_clauses(DiagnosticEngine &diagnostics,
+                  std::map<const SourceFile *, size_t> &matches_per_file);
+    // An error at the clause past codegen::kMaxProbeClauses of a probe.
+    void check_probe_clauses(const std::vector<std::vector<const trace::Probe *>> &clause_probes,
+                             DiagnosticEngine &diagnostics);
     // The diagnostics so far: an error of kind Diagnostics if there are
     // errors, else the warnings are said on `err`.
     Status take_diagnostics(DiagnosticEngine &diagnostics);
@@ -63,11 +75,15 @@ struct Session::Impl {
     void sweep_exited_processes(Tracing &tracing);
     int end(Tracing &tracing, const Interrupts &interrupts);
     void detach(Tracing &tracing);
+    // At the end: the processes stop() stopped that are stopped still (but
+    // for the -c command, which dtx kills), with how to resume them.
+    void report_stopped(const Tracing &tracing);
 
     Options options;
     FILE *err;
     FILE *out = stdout; // -o's file, owned once opened
     std::vector<LoadedSource> sources;
+    bool sources_loaded = false;
     std::vector<ProgramUnit> units;
     ast::Program program;
     trace::TargetProcesses targets;

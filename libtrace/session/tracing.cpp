@@ -12,6 +12,7 @@
 #include "libtrace/unwind_maps.h"
 #include "libtrace/unwind_table.h"
 #include "libtrace/user_symbols.h"
+#include "libtrace/whole_file.h"
 #include "providers/provider.h"
 
 #include <bpf/bpf.h>
@@ -26,6 +27,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <map>
@@ -166,6 +169,36 @@ Error load_failure(const Error &error, std::span<const providers::Trampoline> tr
     return failed;
 }
 
+// Whether process `pid` is stopped and stays so once dtx has exited: in
+// group stop ('T' in /proc/PID/stat), in a ptrace stop of dtx's (`traced`:
+// dtx's exit lets it go into the group stop), or with a SIGSTOP on its way
+// (the firing's record can be here before the signal is taken). A process
+// that has gone is not.
+bool stays_stopped(pid_t pid, bool traced) {
+    const std::string proc = "/proc/" + std::to_string(pid);
+    int errnum = 0;
+    const std::string stat = trace::read_whole_file(proc + "/stat", errnum, 1024);
+    // "PID (COMM) STATE ...": COMM may hold any character, ')' too.
+    const size_t name_end = stat.rfind(')');
+    if (errnum || name_end == std::string::npos || name_end + 2 >= stat.size())
+        return false;
+    const char state = stat[name_end + 2];
+    if (state == 'T' || (state == 't' && traced))
+        return true;
+    if (state == 'Z' || state == 'X')
+        return false;
+    const std::string status = trace::read_whole_file(proc + "/status", errnum, 4096);
+    for (std::string_view field : {"\nShdPnd:\t", "\nSigPnd:\t"}) {
+        const size_t at = status.find(field);
+        if (errnum || at == std::string::npos)
+            continue;
+        const uint64_t pending = std::strtoull(status.c_str() + at + field.size(), nullptr, 16);
+        if (pending & (uint64_t{1} << (SIGSTOP - 1)))
+            return true;
+    }
+    return false;
+}
+
 // Exited processes' modules are swept this often (in status ticks, seconds).
 constexpr unsigned kSweepTicks = 10;
 
@@ -268,6 +301,10 @@ Status Session::Impl::load(Tracing &tracing) {
     uint64_t walltime_offset = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
     object.set_global_variable("dtx_walltime_offset",
                                std::as_bytes(std::span(&walltime_offset, 1)));
+    if (!description.dtx_pid_variable.empty()) {
+        const auto pid = uint32_t(getpid());
+        object.set_global_variable(description.dtx_pid_variable, std::as_bytes(std::span(&pid, 1)));
+    }
     if (!description.cpu_info_variable.empty()) {
         const std::vector<trace::CpuInfo> cpus = trace::cpu_info_table();
         object.set_global_variable(description.cpu_info_variable, std::as_bytes(std::span(cpus)));
@@ -674,6 +711,23 @@ void Session::Impl::detach(Tracing &tracing) {
     tracing.attachments.detach_all();
 }
 
+void Session::Impl::report_stopped(const Tracing &tracing) {
+    std::string pids;
+    size_t count = 0;
+    for (uint32_t pid : tracing.consumer->stopped_processes())
+        if (!targets.killed_at_exit(pid_t(pid)) &&
+            stays_stopped(pid_t(pid), targets.traced(pid_t(pid))))
+            pids += (count++ ? " " : "") + std::to_string(pid);
+    if (count == 1)
+        std::fprintf(err, "dtx: pid %s is still stopped by stop(); resume it with: kill -CONT %s\n",
+                     pids.c_str(), pids.c_str());
+    else if (count > 1)
+        std::fprintf(err,
+                     "dtx: %zu processes are still stopped by stop() (pids %s); resume them "
+                     "with: kill -CONT %s\n",
+                     count, pids.c_str(), pids.c_str());
+}
+
 Result<int> Session::trace(const Interrupts &interrupts) {
     Impl &session = *impl_;
     trace::BpfObjectOptions object_options;
@@ -690,6 +744,7 @@ Result<int> Session::trace(const Interrupts &interrupts) {
     // After an error, `tracing` detaches what was attached as it goes.
     int status = session.end(tracing, interrupts);
     session.detach(tracing);
+    session.report_stopped(tracing);
     return status;
 }
 

@@ -5,7 +5,8 @@
  * It is linked statically and without sanitizers, so that between exec and
  * its first command it makes only the few calls of the C library's start-up
  * (no dynamic loader opening files) and nothing it does is the sanitizer's.
- * It writes nothing on stdout, which a test compares with its expected output. */
+ * It writes nothing on stdout, which a test compares with its expected output,
+ * but for copyout-target, which prints what dtx wrote into its buffer. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -71,6 +72,31 @@ static int run_read(char **args, long n) {
         if (syscall(SYS_pread64, fd, buffer, sizeof(buffer), 0L) < 0)
             fail(args[0]);
     syscall(SYS_close, fd);
+    return 0;
+}
+
+/* A buffer on the stack (resident and writable, as copyout() needs) that
+ * write(100, buffer, 32) to /dev/null passes to the kernel N times: after
+ * each, the buffer is printed on stdout up to its NUL, so that a copyout()
+ * or copyoutstr() at write's entry shows in the output. */
+static int run_copyout_target(char **args, long n) {
+    (void)args;
+    long fd = open_at("/dev/null", O_WRONLY);
+    if (fd < 0)
+        fail("/dev/null");
+    syscall(SYS_dup2, fd, kWriteFd);
+    syscall(SYS_close, fd);
+    for (long i = 0; i < n; i++) {
+        char buffer[33] = "0123456789abcdefghijklmnopqrstuv";
+        if (syscall(SYS_write, kWriteFd, buffer, 32L) < 0)
+            fail("write");
+        buffer[32] = '\0';
+        size_t length = strlen(buffer);
+        buffer[length] = '\n';
+        if (syscall(SYS_write, 1, buffer, length + 1) < 0)
+            fail("write to stdout");
+    }
+    syscall(SYS_close, kWriteFd);
     return 0;
 }
 
@@ -422,6 +448,10 @@ static const struct Command kCommands[] = {
     {"read", "PATH N", "openat(PATH), pread64 of 4096 bytes at 0 N times, close", 1, run_read},
     {"fail-open", "N", "openat of a missing path (ENOENT), N times", 0, run_fail_open},
     {"write", "N", "write(100, \"x\", 1) to /dev/null, N times", 0, run_write},
+    {"copyout-target", "N",
+     "write(100, buffer, 32) to /dev/null of a stack buffer holding \"0123...uv\", then the "
+     "buffer up to its NUL and a newline on stdout, N times (copyout() tests)",
+     0, run_copyout_target},
     {"fork-exec", "N", "fork a child that execs /bin/true and wait for it, N times", 0,
      run_fork_exec},
     {"exec-missing", "N", "fork a child that execs a missing path (ENOENT), N times", 0,

@@ -402,6 +402,30 @@ TEST(CodegenActions, ExitRecordsItsStatus) {
     EXPECT_EQ(b->value(0, 0).width, 4); // int
 }
 
+// raise() and stop() compare the current process with dtx's own pid, a
+// .rodata variable the session sets before loading, and record the outcome
+// and the pid for the consumer.
+TEST(CodegenActions, RaiseAndStopRecordTheirOutcomeAndPid) {
+    codegen::CompileOptions options;
+    options.want_ir = true;
+    auto b = compile("#pragma D option destructive\nBEGIN { raise(9); stop(); }", options);
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->description().dtx_pid_variable, "dtx_pid");
+    for (size_t action = 0; action < 2; action++) {
+        ASSERT_EQ(b->action(0, action).values.size(), 2u) << "action " << action;
+        EXPECT_EQ(b->value(0, action, 1).offset, b->value(0, action, 0).offset + 8);
+    }
+    EXPECT_NE(b->compiled->ir.find("@dtx_pid = dso_local constant i32 0, section \".rodata\""),
+              std::string::npos);
+    EXPECT_NE(b->compiled->ir.find("load volatile i32, ptr @dtx_pid"), std::string::npos);
+}
+
+TEST(CodegenActions, OnlyRaiseAndStopNeedDtxsPid) {
+    auto b = compile("BEGIN { trace(1); exit(0); }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->description().dtx_pid_variable, "");
+}
+
 TEST(CodegenActions, SetoptKeepsNameAndValue) {
     auto b = compile("BEGIN { setopt(\"bufsize\", \"8m\"); setopt(\"quiet\"); }");
     ASSERT_TRUE(b->compiled);

@@ -227,11 +227,17 @@ TEST_F(OptionRanges, RatesAndNumbersFitDtracesSigned64Bits) {
 }
 
 TEST_F(OptionRanges, CpuNamesACpuOfThisMachine) {
-    const std::string cpus = std::to_string(libbpf_num_possible_cpus());
+    const int count = libbpf_num_possible_cpus();
+    const std::string cpus = std::to_string(count);
+    const std::string must = "option 'cpu' must be a CPU number from 0 to " +
+                             std::to_string(count - 1) + " (this machine has " + cpus + " CPU" +
+                             (count == 1 ? "" : "s") + "), not ";
     EXPECT_EQ(set("cpu", "0"), "");
-    EXPECT_EQ(set("cpu", cpus), "option 'cpu' needs a number from 0 to " +
-                                    std::to_string(libbpf_num_possible_cpus() - 1) + ", not '" +
-                                    cpus + "'");
+    EXPECT_EQ(set("cpu", std::to_string(count - 1)), "");
+    EXPECT_EQ(set("cpu", cpus), must + "'" + cpus + "'");
+    EXPECT_EQ(set("cpu", "-1"), must + "'-1'");
+    EXPECT_EQ(set("cpu", "first"), must + "'first'");
+    EXPECT_EQ(set("cpu", "no"), ""); // unset: every CPU
 }
 
 TEST_F(OptionRanges, SetoptSaysDtracesWordsAndTheRange) {

@@ -533,3 +533,34 @@ TEST(ParserErrors, StrayClosingBraceAtOuterScope) {
 TEST(ParserErrors, TooManyDescriptionFields) {
     EXPECT_EQ(errors(*parse("a:b:c:d:e { }")), std::vector<std::string>{"D_PDESC_INVAL@1:1"});
 }
+
+// ---- limits -------------------------------------------------------------------
+
+// The clause past the limit is an error at its place, and nothing after it
+// is read: not the rest of its source (a syntax error there is not seen, nor
+// the clause it cuts short), nor the sources after it.
+TEST(ParserLimits, ClausesPastTheProgramLimitAreNotRead) {
+    const size_t limit = parser::kMaxProgramClauses;
+    std::string text;
+    for (size_t i = 0; i < limit - 1; i++)
+        text += "BEGIN { n++; }\n";
+    SourceFile first("first.d", text);
+    SourceFile second("second.d", "BEGIN { n++; }\nsyscall::read:entry\n/x/\n{ y = 1; }\n"
+                                  "BEGIN { x = ; }\n");
+    SourceFile third("third.d", "BEGIN { }\n");
+    parser::TypeNames types;
+    Program program;
+    DiagnosticEngine diags;
+    EXPECT_TRUE(parser::parse_program(first, types, program, diags));
+    EXPECT_FALSE(parser::parse_program(second, types, program, diags));
+    EXPECT_FALSE(parser::parse_program(third, types, program, diags));
+    EXPECT_EQ(program.clauses.size(), limit);
+    ASSERT_EQ(diags.diagnostics().size(), 1u);
+    const Diagnostic &refused = diags.diagnostics()[0];
+    EXPECT_EQ(refused.code, "D_CLAUSE_LIMIT");
+    EXPECT_EQ(refused.range.file_name(), "second.d");
+    EXPECT_EQ(refused.range.begin.line, 2u);
+    EXPECT_EQ(refused.range.begin.column, 1u);
+    EXPECT_EQ(refused.message, "too many clauses: a program may have at most 65,536 clauses; "
+                               "nothing after this one is read");
+}
