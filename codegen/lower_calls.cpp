@@ -208,8 +208,15 @@ void Lowering::emit_loader_watch() {
                                             llvm::GlobalValue::ExternalLinkage, name, *module_);
     function->getArg(0)->setName("ctx");
     function_origins_[name] = {{}, "the program that watches the dynamic loader"};
+    llvm::GlobalVariable *hold_map = debug_->define_map({.name = description_.loader_hold_map,
+                                                         .type = BPF_MAP_TYPE_HASH,
+                                                         .max_entries = 1,
+                                                         .key = debug_->integer_type(4, false),
+                                                         .value = debug_->integer_type(1, false)});
     debug_->define_program(*function, "uprobe", 0);
     auto *entry = llvm::BasicBlock::Create(context_, "entry", function);
+    auto *stop = llvm::BasicBlock::Create(context_, "stop", function);
+    auto *check = llvm::BasicBlock::Create(context_, "check", function);
     auto *tell = llvm::BasicBlock::Create(context_, "tell", function);
     auto *done = llvm::BasicBlock::Create(context_, "done", function);
     ir_.SetInsertPoint(entry);
@@ -218,6 +225,16 @@ void Lowering::emit_loader_watch() {
     llvm::Value *key = ir_.CreateAlloca(i32(), nullptr, "pid");
     llvm::Value *record = ir_.CreateAlloca(llvm::ArrayType::get(i64(), 2), nullptr, "record");
     ir_.CreateStore(pid, key);
+    // A held process stops until its libraries' tables are built (no
+    // record: dtx reads its mappings at the stop); one that could not be
+    // stopped is told about as the others.
+    llvm::Value *held = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {hold_map, key});
+    ir_.CreateCondBr(ir_.CreateIsNull(held), check, stop);
+    ir_.SetInsertPoint(stop);
+    llvm::Value *sent =
+        call_helper(BPF_FUNC_send_signal, i64(), {const64(uint64_t(trace::kLoaderHoldSignal))});
+    ir_.CreateCondBr(ir_.CreateICmpEQ(sent, const64(0)), done, check);
+    ir_.SetInsertPoint(check);
     llvm::Value *known = call_helper(BPF_FUNC_map_lookup_elem, ptr(), {processes_map_, key});
     ir_.CreateCondBr(ir_.CreateIsNull(known), done, tell);
     ir_.SetInsertPoint(tell);

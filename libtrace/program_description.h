@@ -103,6 +103,12 @@ inline constexpr uint32_t kMappingRecordEpid = UINT32_MAX - 2;
 // that the library's frames unwind from its first sample. A ProcessRecord
 // with this epid.
 inline constexpr uint32_t kLoaderRecordEpid = UINT32_MAX - 3;
+// A process in the program's loader hold map (`loader_hold_map`: the -c
+// command, while dtx traces it with ptrace) is stopped there instead of
+// told about, by this signal (SIGRTMAX, sent by the kernel: si_code
+// SI_KERNEL), which dtx swallows once the new libraries' tables are built:
+// their code runs only after.
+inline constexpr int kLoaderHoldSignal = 64;
 struct MappingRecord {
     RecordHeader header; // epid kMappingRecordEpid
     uint32_t pid;
@@ -317,6 +323,7 @@ struct ProgramDescription {
     bool unwinds_user_stacks = false;
     // See kLoaderRecordEpid: the session attaches it; empty when none.
     std::string loader_watch_program;
+    std::string loader_hold_map = "dtx_loader_hold"; // see kLoaderHoldSignal
     std::string activity_variable = "dtx_activity";
     // Speculations 1 .. speculation_count, slot N of this array map (a
     // SpeculationSlot); only when the program uses them.

@@ -103,6 +103,13 @@ void pass_stop(pid_t pid, int event, int signal) {
         ptrace(PTRACE_CONT, pid, nullptr, reinterpret_cast<void *>(intptr_t(event ? 0 : signal)));
 }
 
+// Whether the signal that stopped the traced `pid` came from the kernel
+// (bpf_send_signal's), not from a process's kill().
+bool sent_by_kernel(pid_t pid) {
+    siginfo_t info{};
+    return ptrace(PTRACE_GETSIGINFO, pid, nullptr, &info) == 0 && info.si_code == SI_KERNEL;
+}
+
 // Waits for the command `pid`, traced, to stop itself with SIGSTOP before
 // its exec; false when it exits first.
 bool wait_for_gate_stop(pid_t pid) {
@@ -376,6 +383,16 @@ void TargetProcesses::hold_exits(std::function<void(pid_t)> at_exit) {
     }
 }
 
+std::optional<pid_t> TargetProcesses::hold_loader_stops(int signal,
+                                                        std::function<void(pid_t)> at_loader_stop) {
+    if (processes_.empty() || !processes_.front().created || !processes_.front().seized ||
+        !processes_.front().hold_exit)
+        return std::nullopt;
+    at_loader_stop_ = std::move(at_loader_stop);
+    loader_signal_ = signal;
+    return processes_.front().pid;
+}
+
 void TargetProcesses::handle_stops() {
     for (Process &process : processes_) {
         // The held command's stop is release_command()'s.
@@ -393,6 +410,10 @@ void TargetProcesses::handle_stops() {
                     at_exit_(process.pid);
                 ptrace(PTRACE_DETACH, process.pid, nullptr, nullptr);
                 process.seized = false;
+            } else if (event == 0 && signal == loader_signal_ && at_loader_stop_ &&
+                       process.created && sent_by_kernel(process.pid)) {
+                at_loader_stop_(process.pid);
+                ptrace(PTRACE_CONT, process.pid, nullptr, nullptr);
             } else {
                 pass_stop(process.pid, event, signal);
             }

@@ -75,6 +75,13 @@ public:
     // holds is left alone. dtx's exit detaches what is still seized (and
     // kills the command).
     void hold_exits(std::function<void(pid_t)> at_exit);
+    // After hold_exits(): the command, when dtx traces it, is the one whose
+    // stops by `signal` sent by the kernel (the program's loader watch's,
+    // kLoaderHoldSignal) dtx holds: handle_stops() calls `at_loader_stop`
+    // with its pid in the stop, then lets it go on without the signal. Returns that pid, for the
+    // program's hold map; nullopt when there is no such command. (Not a -p
+    // process: were dtx killed in the stop, the signal would kill it.)
+    std::optional<pid_t> hold_loader_stops(int signal, std::function<void(pid_t)> at_loader_stop);
     // Handles the seized targets' ptrace stops (see hold_exits()).
     void handle_stops();
 
@@ -111,6 +118,8 @@ private:
     // when it exited before.
     bool resume_into_exec(Process &command);
     std::function<void(pid_t)> at_exit_;
+    std::function<void(pid_t)> at_loader_stop_;
+    int loader_signal_ = 0;
     std::vector<Process> processes_;
     std::string command_name_;
     std::string command_path_; // the file the command executes

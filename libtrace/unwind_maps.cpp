@@ -103,8 +103,8 @@ struct UnwindMaps::Shared {
     std::mutex mutex;
     std::condition_variable wake;
     bool stopping = false;
-    int building = 0; // threads building a table now
-    bool warned_full = false, warned_large = false;
+    int building = 0;    // threads building a table now
+    bool warned = false; // once: the advice is the same
     std::vector<Pending> queue;
     std::set<FileIdentity> queued; // in `queue` or being built
     std::map<FileIdentity, UnwindFile> published;
@@ -132,7 +132,7 @@ void UnwindMaps::Shared::build(const Pending &pending, bool met) {
         const std::vector<UnwindRow> &rows = table->rows;
         const uint64_t used = statistics.rows;
         if (met && rows.size() > capacity / 4) {
-            if (!std::exchange(warned_large, true) && warn)
+            if (!std::exchange(warned, true) && warn)
                 warn("the unwind table of " + pending.name + " (" +
                      std::to_string(rows.size() * sizeof(UnwindRow)) +
                      " bytes) would take more than a quarter of the unwind tables' room "
@@ -143,7 +143,7 @@ void UnwindMaps::Shared::build(const Pending &pending, bool met) {
                 given = UnwindFile{uint32_t(used), uint32_t(rows.size()), UnwindFile::Table, 0};
                 statistics.rows += rows.size();
             }
-        } else if (!std::exchange(warned_full, true) && warn) {
+        } else if (!std::exchange(warned, true) && warn) {
             warn("the unwind tables' room (unwindsize, " +
                  std::to_string(uint64_t(capacity) * sizeof(UnwindRow)) +
                  " bytes) is full: user stacks through " + pending.name +
@@ -228,7 +228,8 @@ void UnwindMaps::load(const std::string &path) {
     shared_->build(pending, false);
 }
 
-bool UnwindMaps::queue(const std::string &path, const std::optional<FileIdentity> &expected) {
+bool UnwindMaps::queue(const std::string &path, const std::optional<FileIdentity> &expected,
+                       uint64_t build_now_below) {
     UniqueFd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
     struct stat status {};
     if (!fd || fstat(fd.get(), &status) != 0)
@@ -237,9 +238,14 @@ bool UnwindMaps::queue(const std::string &path, const std::optional<FileIdentity
     if (expected && file != *expected)
         return false;
     {
-        std::lock_guard lock(shared_->mutex);
+        std::unique_lock lock(shared_->mutex);
         if (shared_->published.contains(file) || !shared_->queued.insert(file).second)
             return true;
+        if (uint64_t(status.st_size) < build_now_below) {
+            lock.unlock();
+            shared_->build({file, std::move(fd), shown_path(path), uint64_t(status.st_size)}, true);
+            return true;
+        }
         shared_->queue.push_back({file, std::move(fd), shown_path(path), uint64_t(status.st_size)});
         const size_t lane = lane_of(uint64_t(status.st_size));
         if (!builders_[lane].joinable())
@@ -295,14 +301,22 @@ void UnwindMaps::load_process(pid_t pid) {
     queue_mappings(proc, parse_maps(read_file(proc + "/maps", 64 << 10).value_or("")));
 }
 
+void UnwindMaps::load_process_now(pid_t pid) {
+    const std::string proc = "/proc/" + std::to_string(pid);
+    queue_mappings(proc, parse_maps(read_file(proc + "/maps", 64 << 10).value_or("")),
+                   kLaneLimits[0]);
+}
+
 void UnwindMaps::load_later(const std::string &path) {
     queue(path, std::nullopt);
 }
 
-void UnwindMaps::queue_mappings(const std::string &proc, const std::vector<MapsEntry> &maps) {
+void UnwindMaps::queue_mappings(const std::string &proc, const std::vector<MapsEntry> &maps,
+                                uint64_t build_now_below) {
     for (const MapsEntry &entry : maps)
         if (entry.executable && entry.inode != 0)
-            queue(proc + "/map_files/" + map_files_range(entry.start, entry.end), std::nullopt);
+            queue(proc + "/map_files/" + map_files_range(entry.start, entry.end), std::nullopt,
+                  build_now_below);
 }
 
 void UnwindMaps::retry_due() {

@@ -46,8 +46,8 @@ public:
 
     // `rows_fd`: the rows map, an mmapable array of `capacity` UnwindRows;
     // `files_fd`: the files map (both are duplicated). `warn` hears, once
-    // each, that the rows map is full and that a table is too large, from
-    // the building thread.
+    // (the advice is the same), that the rows map is full or that a table
+    // is too large, from the building thread.
     UnwindMaps(int rows_fd, uint32_t capacity, int files_fd,
                std::function<void(const std::string &)> warn);
     // A table being built is left to finish on its own, unpublished: the
@@ -71,6 +71,9 @@ public:
     // The tables of every file process `pid` maps code from now, opened now,
     // built by the building threads (a library it just loaded, say).
     void load_process(pid_t pid);
+    // load_process(), but the tables of files under 1 MiB (a library's,
+    // most often) are built here and now: the process is held meanwhile.
+    void load_process_now(pid_t pid);
     // The table of the file at `path`, opened now, built by the building
     // threads.
     void load_later(const std::string &path);
@@ -84,9 +87,12 @@ private:
     struct Shared; // what the building thread shares, under its mutex
     // Opens the file at `path` for the building thread, unless its file has
     // a table, is queued, or is not `expected`; true when queued or known.
-    bool queue(const std::string &path, const std::optional<FileIdentity> &expected);
+    // A file under `build_now_below` bytes is built here instead.
+    bool queue(const std::string &path, const std::optional<FileIdentity> &expected,
+               uint64_t build_now_below = 0);
     // queue() of each file that `maps` (of /proc/PID `proc`) maps code from.
-    void queue_mappings(const std::string &proc, const std::vector<MapsEntry> &maps);
+    void queue_mappings(const std::string &proc, const std::vector<MapsEntry> &maps,
+                        uint64_t build_now_below = 0);
 
     std::shared_ptr<Shared> shared_;
     std::thread builders_[3]; // one a lane of file sizes (unwind_maps.cpp's kLaneLimits)

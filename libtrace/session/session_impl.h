@@ -70,6 +70,7 @@ struct Session::Impl {
     void load_unwind_tables(Tracing &tracing, uint32_t rows);
     Status attach(Tracing &tracing);
     void attach_loader_watch(Tracing &tracing);
+    void hold_loader_stops(Tracing &tracing);
     Status begin(Tracing &tracing, const Interrupts &interrupts);
     Status consume(Tracing &tracing, const Interrupts &interrupts);
     void sweep_exited_processes(Tracing &tracing);

@@ -411,6 +411,23 @@ void Session::Impl::attach_loader_watch(Tracing &tracing) {
         note(attached.error().message);
 }
 
+// The -c command stops where its dynamic loader has mapped a library (see
+// kLoaderHoldSignal) until the library's table is built: its stacks unwind
+// from the library's first instruction.
+void Session::Impl::hold_loader_stops(Tracing &tracing) {
+    const int hold_map = tracing.object.map_fd(compiled->description.loader_hold_map);
+    if (hold_map < 0 || !tracing.unwind)
+        return;
+    std::optional<pid_t> held =
+        targets.hold_loader_stops(trace::kLoaderHoldSignal, [&tracing](pid_t pid) {
+            tracing.user_symbols->reread(pid);
+            tracing.unwind->load_process_now(pid);
+        });
+    const uint8_t yes = 1;
+    if (held)
+        bpf_map_update_elem(hold_map, &*held, &yes, BPF_ANY);
+}
+
 Status Session::Impl::attach(Tracing &tracing) {
     size_t total = 0, done = 0;
     for (const providers::Trampoline &t : trampolines)
@@ -621,6 +638,7 @@ Status Session::Impl::consume(Tracing &tracing, const Interrupts &interrupts) {
     // print at the end) is held at its exit until its modules are read.
     if (tracing.object.map(compiled->description.processes_map))
         targets.hold_exits([symbols = tracing.user_symbols](pid_t pid) { symbols->reread(pid); });
+    hold_loader_stops(tracing);
     if (Status released = targets.release_command(); !released) {
         tracing.status_without_exit = 1;
         std::fprintf(err, "dtx: %s\n", released.error().message.c_str());
