@@ -4,7 +4,7 @@
 // and run-time errors, 2 for usage errors.
 
 #include "cmd/options.h"
-#include "libtrace/session/session.h"
+#include "session/session.h"
 
 #include <sys/signalfd.h>
 #include <unistd.h>

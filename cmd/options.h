@@ -2,7 +2,7 @@
 // access, so every rule is unit-tested; cmd/main.cpp reports the outcome.
 #pragma once
 
-#include "libtrace/session/session.h"
+#include "session/session.h"
 
 #include <span>
 #include <string>

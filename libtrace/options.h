@@ -80,7 +80,7 @@ Error option_error(std::string message, std::string_view dtrace_reason);
 std::string_view dtrace_reason(const Error &option_error);
 
 // Reads `value` (none: the name alone, "-x quiet") as `spec` takes it: its
-// syntax, not its range (apply_option() in libtrace/session knows each
+// syntax, not its range (apply_option() in session knows each
 // option's). A number too large for 64 bits, given or once scaled by its
 // suffix or unit, reads as UINT64_MAX, above every range.
 Result<OptionValue> parse_option(const OptionSpec &spec, const std::optional<std::string> &value);

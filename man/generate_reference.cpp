@@ -1,6 +1,6 @@
-// Prints the generated reference of dtx-d(7) (libtrace/session/reference.h),
+// Prints the generated reference of dtx-d(7) (session/reference.h),
 // for scripts/regen-man-reference.
-#include "libtrace/session/reference.h"
+#include "session/reference.h"
 
 #include <iostream>
 

@@ -1,8 +1,8 @@
 // dtrace's option catalogue (libtrace/options): names, tables and how values
 // are read, checked against dtrace-utils' dt_options.c; and the range each
-// option's value must be in (apply_option(), libtrace/session).
+// option's value must be in (apply_option(), session).
 #include "libtrace/options.h"
-#include "libtrace/session/option_settings.h"
+#include "session/option_settings.h"
 
 #include <bpf/libbpf.h>
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // filters (union, IDs, unmatched descriptions), the -lv block with the
 // attributes dtrace computes from the fields a probe name gives, and which
 // descriptions of a program name probe IDs.
-#include "libtrace/session/listing.h"
+#include "session/listing.h"
 
 #include "parser/parser.h"
 

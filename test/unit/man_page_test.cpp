@@ -5,7 +5,7 @@
 // tables say now.
 #include "cmd/options.h"
 #include "codegen/builtins.h"
-#include "libtrace/session/reference.h"
+#include "session/reference.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // semaphore object of dtx -G (semaphore_object.h) read back with libelf.
 // Building and tracing a program with both: test/cmd/usdt-build-tests.
 #include "libtrace/semaphore_object.h"
-#include "libtrace/session/usdt_header.h"
+#include "session/usdt_header.h"
 #include "parser/parser.h"
 
 #include <elf.h>

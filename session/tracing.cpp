@@ -8,7 +8,7 @@
 #include "libtrace/kernel_symbols.h"
 #include "libtrace/perf_event.h"
 #include "libtrace/process_modules.h"
-#include "libtrace/session/session_impl.h"
+#include "session/session_impl.h"
 #include "libtrace/unwind_maps.h"
 #include "libtrace/unwind_table.h"
 #include "libtrace/user_symbols.h"

@@ -16,7 +16,7 @@
 #pragma once
 
 #include "libtrace/error.h"
-#include "libtrace/session/options.h"
+#include "session/options.h"
 
 #include <cstdio>
 #include <functional>

@@ -1,4 +1,4 @@
-#include "libtrace/session/usdt_header.h"
+#include "session/usdt_header.h"
 
 #include "libtrace/usdt_note.h"
 

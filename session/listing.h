@@ -4,7 +4,7 @@
 #pragma once
 
 #include "libtrace/error.h"
-#include "libtrace/session/program_sources.h"
+#include "session/program_sources.h"
 #include "parser/ast.h"
 #include "providers/provider.h"
 

@@ -1,4 +1,4 @@
-#include "libtrace/session/session.h"
+#include "session/session.h"
 
 #include "codegen/d_library.h"
 #include "codegen/kernel_types.h"
@@ -6,8 +6,8 @@
 #include "libtrace/kernel_symbols.h"
 #include "libtrace/privileges.h"
 #include "libtrace/probe_macros.h"
-#include "libtrace/session/listing.h"
-#include "libtrace/session/session_impl.h"
+#include "session/listing.h"
+#include "session/session_impl.h"
 #include "libtrace/vmlinux_btf.h"
 #include "parser/ast_dump.h"
 #include "parser/parser.h"

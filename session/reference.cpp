@@ -1,4 +1,4 @@
-#include "libtrace/session/reference.h"
+#include "session/reference.h"
 
 #include "codegen/builtins.h"
 #include "codegen/functions/function.h"

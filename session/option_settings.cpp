@@ -1,4 +1,4 @@
-#include "libtrace/session/option_settings.h"
+#include "session/option_settings.h"
 
 #include "libtrace/options.h"
 #include "libtrace/program_description.h"

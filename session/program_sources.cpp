@@ -1,4 +1,4 @@
-#include "libtrace/session/program_sources.h"
+#include "session/program_sources.h"
 
 #include "libtrace/attach.h"
 

@@ -1,4 +1,4 @@
-#include "libtrace/session/listing.h"
+#include "session/listing.h"
 
 #include "libtrace/btf_spelling.h"
 #include "libtrace/vmlinux_btf.h"

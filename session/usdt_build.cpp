@@ -9,9 +9,9 @@
 // dtx only checks that they are ELF and takes their class and machine.
 
 #include "libtrace/semaphore_object.h"
-#include "libtrace/session/session.h"
-#include "libtrace/session/session_impl.h"
-#include "libtrace/session/usdt_header.h"
+#include "session/session.h"
+#include "session/session_impl.h"
+#include "session/usdt_header.h"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "libtrace/error.h"
-#include "libtrace/session/options.h"
+#include "session/options.h"
 #include "parser/source.h"
 
 #include <memory>
