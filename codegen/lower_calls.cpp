@@ -107,7 +107,7 @@ void Lowering::capture_stack(llvm::Value *buffer, uint32_t words, bool user, con
 llvm::Value *Lowering::unwind_user_stack(llvm::Value *buffer, uint32_t room, const ast::Expr &where,
                                          ClauseState &state) {
     if (!unwind_layout_) {
-        // In the order of dtx_runtime.c's struct unwind_layout.
+        // In the order of ustack.c's struct unwind_layout (codegen/runtime).
         static constexpr std::pair<std::string_view, std::string_view> kMembers[] = {
             {"vm_area_struct", "vm_start"},
             {"vm_area_struct", "vm_end"},
@@ -140,7 +140,7 @@ llvm::Value *Lowering::unwind_user_stack(llvm::Value *buffer, uint32_t room, con
                                 .max_entries = trace::kUnwindFiles,
                                 .key = debug_->char_array_type(sizeof(trace::UnwindFileKey)),
                                 .value = debug_->char_array_type(sizeof(trace::UnwindFile))});
-        // dtx_runtime.c's struct recent_mappings, in each thread's storage;
+        // ustack.c's struct recent_mappings, in each thread's storage;
         // the run-time library names the map.
         debug_->define_map({.name = "dtx_unwind_mappings",
                             .type = BPF_MAP_TYPE_TASK_STORAGE,
@@ -342,7 +342,7 @@ std::optional<int64_t> Lowering::integer_constant(const ast::Expr &expr) const {
 llvm::Value *Lowering::path_offsets(const ast::Expr &at) {
     if (path_offsets_)
         return path_offsets_;
-    // In the order of dtx_runtime.c's struct path_offsets.
+    // In the order of files.c's struct path_offsets (codegen/runtime).
     static constexpr std::pair<std::string_view, std::string_view> kMembers[] = {
         {"dentry", "d_parent"}, {"dentry", "d_name"},    {"vfsmount", "mnt_root"},
         {"mount", "mnt"},       {"mount", "mnt_parent"}, {"mount", "mnt_mountpoint"}};

@@ -21,8 +21,8 @@
 
 namespace dtx::codegen {
 
-// codegen/runtime/dtx_runtime.c as bitcode, generated at build time by
-// codegen/runtime/embed_bitcode.cmake.
+// codegen/runtime/*.c as one module of bitcode, linked at build time
+// (codegen/CMakeLists.txt) and embedded by codegen/runtime/embed_bitcode.cmake.
 extern const unsigned char kRuntimeBitcode[];
 extern const size_t kRuntimeBitcodeSize;
 
@@ -143,7 +143,7 @@ Status link_runtime_library(llvm::Module &module, BpfDebugInfo &debug_info) {
             !is_runtime_name(function.getName()))
             continue;
         if (function.getName() == "dtx_rt_unwind") {
-            // Global: dtx_runtime.c's struct unwind_walk, then the room in it.
+            // Global: ustack.c's struct unwind_walk, then the room in it.
             llvm::DIType *walk = debug_info.struct_type(
                 "dtx_rt_unwind_walk", kUnwindWalkSize,
                 std::array{BtfStructField{

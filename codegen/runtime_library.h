@@ -1,6 +1,6 @@
 // The run-time library: D's string functions (and the announcement of the
 // processes whose user addresses are recorded), written once in BPF C
-// (codegen/runtime/dtx_runtime.c, whose comments give each one's semantics),
+// (codegen/runtime/*.c, whose comments give each one's semantics),
 // compiled to LLVM bitcode at build time, embedded in dtx, and linked into
 // each program's module with only the functions the module calls.
 //
@@ -36,7 +36,7 @@
 //                                                -> 1: d_path() of a dentry;
 //                      `request` holds u64 dentry, mount, root dentry, root
 //                      mount, then 3 * size bytes of room; `offsets` is a
-//                      table of kRuntimePathOffsets u64 (dtx_runtime.c's
+//                      table of kRuntimePathOffsets u64 (files.c's
 //                      struct path_offsets)
 //   dtx_rt_process_args(dst, start, end, size)   -> the number of arguments:
 //                      the current process's [start, end) (its mm's
@@ -77,7 +77,7 @@
 // The library needs bpf_loop (kernel 5.17) and bpf_probe_read_kernel_str
 // (5.5), which every tracing program type may call. The verifier checks each
 // call site on its own, so every function is written to cost it little and
-// the same whatever the data (dtx_runtime.c's header says how);
+// the same whatever the data (codegen/runtime/dtx_runtime.h says how);
 // test/unit/runtime_library_test.cpp prints what each function costs it (a
 // few hundred instructions a call site, lltostr with a computed base about
 // 1,700) and loads a program with 750 call sites (about 215,000 of the

@@ -12,7 +12,7 @@
 // destructive.cpp, process.cpp, files.cpp, subroutines.cpp);
 // table.cpp joins the families. Adding a
 // function touches its family's file only (plus, where it needs one, a helper
-// in the BPF run-time library, codegen/runtime/dtx_runtime.c).
+// in the BPF run-time library's file of that family, codegen/runtime/*.c).
 #pragma once
 
 #include "codegen/types.h"

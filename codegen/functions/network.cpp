@@ -2,7 +2,7 @@
 // their width on this little-endian machine (x86-64); inet_ntoa(),
 // inet_ntoa6(), inet_ntop() and link_ntop() read an address from kernel (or
 // the program's scratch) memory and write it as text, in the BPF run-time
-// library (dtx_rt_inet_ntop, dtx_rt_link_ntop in codegen/runtime/dtx_runtime.c).
+// library (dtx_rt_inet_ntop, dtx_rt_link_ntop in codegen/runtime/network.c).
 #include "codegen/checker.h"
 #include "codegen/functions/function.h"
 #include "codegen/lowering.h"
@@ -32,7 +32,7 @@ constexpr int64_t kInet6 = 10;      // AF_INET6
 constexpr int64_t kEther = 1;       // ARPHRD_ETHER: 6 bytes
 constexpr int64_t kInfiniband = 32; // ARPHRD_INFINIBAND: 20 bytes
 // The run-time functions' work area: the address's bytes, then its text
-// (dtx_runtime.c's DTX_RT_TEXT_AT and DTX_RT_TEXT_ROOM).
+// (codegen/runtime/network.c's DTX_RT_TEXT_AT and DTX_RT_TEXT_ROOM).
 constexpr uint32_t kAddressWork = 24 + 64;
 
 // The address argument (the last) must be a pointer: a string or an integer

@@ -1,5 +1,5 @@
 // D's string functions (and strtoll(), which reads one). Each runs in the BPF run-time library
-// (codegen/runtime/dtx_runtime.c, dtx_rt_<name>), which gives their
+// (codegen/runtime/strings.c, dtx_rt_<name>), which gives their
 // semantics; a string result is a fresh strsize buffer of scratch.
 #include "codegen/functions/function.h"
 #include "codegen/lowering.h"
@@ -124,7 +124,7 @@ Value lower_strtoll(Lowering &l, const ast::Call &call, ClauseState &state, bool
     return {l.runtime_call("dtx_rt_strtoll", {s, base, number, l.const64(l.strsize())}), call.type};
 }
 
-// cleanpath(s): its progress is kept in scratch (dtx_runtime.c says why).
+// cleanpath(s): its progress is kept in scratch (codegen/runtime/strings.c says why).
 Value lower_cleanpath(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::Value *s = string_argument(l, call, 0, state);
     llvm::Value *dst = string_result(l, state);

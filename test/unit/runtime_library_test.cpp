@@ -1,4 +1,4 @@
-// The run-time library (codegen/runtime/dtx_runtime.c) in the running
+// The run-time library (codegen/runtime/*.c) in the running
 // kernel: each function is linked into a tiny module whose raw tracepoint
 // program calls it with pointers into a map value and a constant strsize,
 // and is run with BPF_PROG_TEST_RUN on strings written to that map.
