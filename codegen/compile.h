@@ -83,11 +83,12 @@ struct CompiledProgram {
     std::string assembly; // with want_assembly
 };
 
-// Errors (constructs that cannot be lowered, LLVM backend errors) go to
-// `diags` with the clause's location; the result is then empty. An error
-// LLVM cannot go on from (report_fatal_error(), memory exhausted) is
-// rendered on stderr with the others, in the program's terms, and the
-// process exits with status 1: LLVM allows nothing else (LlvmFatalErrorScope).
+// Errors (constructs that cannot be lowered, LLVM backend errors, an LLVM
+// without a BPF target) go to `diags` with the clause's location; the result
+// is then empty. An error LLVM cannot go on from (report_fatal_error(),
+// memory exhausted) is rendered on stderr with the others, in the program's
+// terms, and the process exits with status 1: LLVM allows nothing else
+// (LlvmFatalErrorScope).
 std::optional<CompiledProgram>
 compile_program(const CompileInput &input, const CompileOptions &options, DiagnosticEngine &diags);
 

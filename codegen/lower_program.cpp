@@ -70,8 +70,9 @@ bool pointer_used(const llvm::Value &pointer) {
 } // namespace
 
 Lowering::Lowering(const CompileInput &input, const CompileOptions &options,
-                   DiagnosticEngine &diags, std::set<std::string> sleepable_programs)
-    : input_(input), options_(options), diags_(diags),
+                   DiagnosticEngine &diags, const BpfEmitter &emitter,
+                   std::set<std::string> sleepable_programs)
+    : input_(input), options_(options), diags_(diags), emitter_(emitter),
       module_(std::make_unique<llvm::Module>("dtx", context_)), ir_(context_),
       sleepable_programs_(std::move(sleepable_programs)) {
     record_area_limit_ = kRecordAreaLimit;
@@ -1185,7 +1186,10 @@ std::optional<CompiledProgram> Lowering::finish() {
         error({}, "linking the run-time library: " + linked.error().message);
         return std::nullopt;
     }
-    debug_->finalize();
+    if (Status described = debug_->finalize(); !described) {
+        error({}, "internal error: " + described.error().message);
+        return std::nullopt;
+    }
     std::string verifier_message;
     llvm::raw_string_ostream stream(verifier_message);
     if (llvm::verifyModule(*module_, &stream)) {
@@ -1201,6 +1205,11 @@ std::optional<CompiledProgram> Lowering::finish() {
 
 std::optional<CompiledProgram>
 compile_program(const CompileInput &input, const CompileOptions &options, DiagnosticEngine &diags) {
+    Result<BpfEmitter> emitter = BpfEmitter::create();
+    if (!emitter) {
+        diags.error("D_CODEGEN", {}, emitter.error().message);
+        return std::nullopt;
+    }
     // An error LLVM cannot go on from is said by the lowering under way.
     std::unique_ptr<Lowering> lowering;
     LlvmFatalErrorScope fatal_errors([&](std::string_view reason) {
@@ -1212,7 +1221,7 @@ compile_program(const CompileInput &input, const CompileOptions &options, Diagno
     // Lowered without sleepable programs first, which tells which programs
     // would gain from being sleepable; those that do are lowered again. A
     // sleepable program pays for its thread's clause context on every event.
-    lowering = std::make_unique<Lowering>(input, options, diags, std::set<std::string>{});
+    lowering = std::make_unique<Lowering>(input, options, diags, *emitter, std::set<std::string>{});
     if (!lowering->lower())
         return std::nullopt;
     std::set<std::string> sleepable;
@@ -1225,7 +1234,8 @@ compile_program(const CompileInput &input, const CompileOptions &options, Diagno
     }
     if (!sleepable.empty()) {
         lowering.reset();
-        lowering = std::make_unique<Lowering>(input, options, diags, std::move(sleepable));
+        lowering =
+            std::make_unique<Lowering>(input, options, diags, *emitter, std::move(sleepable));
         if (!lowering->lower())
             return std::nullopt;
     }

@@ -154,9 +154,10 @@ struct ClauseState {
 class Lowering {
 public:
     // `sleepable_programs`: the programs (TrampolineSpec::program_name) to
-    // make sleepable, among those whose spec allows it.
+    // make sleepable, among those whose spec allows it. `emitter` outlives
+    // the lowering.
     Lowering(const CompileInput &input, const CompileOptions &options, DiagnosticEngine &diags,
-             std::set<std::string> sleepable_programs);
+             const BpfEmitter &emitter, std::set<std::string> sleepable_programs);
     ~Lowering();
     // The program as LLVM IR; false after errors.
     bool lower();
@@ -563,7 +564,7 @@ public:
     DiagnosticEngine &diags_;
     bool failed_ = false;
 
-    BpfEmitter emitter_;
+    const BpfEmitter &emitter_;
     llvm::LLVMContext context_;
     std::unique_ptr<llvm::Module> module_;
     llvm::IRBuilder<> ir_;
