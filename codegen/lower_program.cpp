@@ -15,7 +15,7 @@
 
 #include <algorithm>
 #include <bit>
-#include <iostream>
+#include <sstream>
 
 namespace dtx::codegen {
 
@@ -192,7 +192,11 @@ void Lowering::report_fatal_error(std::string_view reason) {
     } else {
         error({}, "LLVM failed to compile the program: " + std::string(reason));
     }
-    diags_.render(std::cerr);
+    if (options_.fatal_error_output) {
+        std::ostringstream text;
+        diags_.render(text);
+        options_.fatal_error_output(text.str());
+    }
 }
 
 // --- helpers -------------------------------------------------------------------
@@ -1215,8 +1219,8 @@ compile_program(const CompileInput &input, const CompileOptions &options, Diagno
     LlvmFatalErrorScope fatal_errors([&](std::string_view reason) {
         if (lowering)
             lowering->report_fatal_error(reason);
-        else
-            std::cerr << "dtx: LLVM failed: " << reason << '\n';
+        else if (options.fatal_error_output)
+            options.fatal_error_output("dtx: LLVM failed: " + std::string(reason) + "\n");
     });
     // Lowered without sleepable programs first, which tells which programs
     // would gain from being sleepable; those that do are lowered again. A

@@ -166,8 +166,9 @@ public:
     std::map<std::string, std::string> sleepable_choices() const;
     // After lower(): the BPF object.
     std::optional<CompiledProgram> emit();
-    // Says on stderr, as an error of the program's, why LLVM cannot go on:
-    // `reason` is its fatal error (see LlvmFatalErrorScope).
+    // Says through CompileOptions::fatal_error_output, as an error of the
+    // program's, why LLVM cannot go on: `reason` is its fatal error (see
+    // LlvmFatalErrorScope).
     void report_fatal_error(std::string_view reason);
 
     // --- lower_program.cpp --------------------------------------------------
