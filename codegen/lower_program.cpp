@@ -81,8 +81,8 @@ Lowering::Lowering(const CompileInput &input, const CompileOptions &options,
 
 Lowering::~Lowering() = default;
 
-void Lowering::error(const SourceRange &at, std::string message) {
-    diags_.error("D_CODEGEN", at, std::move(message));
+void Lowering::error(std::string code, const SourceRange &at, std::string message) {
+    diags_.error(std::move(code), at, std::move(message));
     failed_ = true;
 }
 
@@ -129,8 +129,9 @@ std::optional<CompiledProgram> Lowering::emit() {
     emitter_.optimize(*module_);
     for (const auto &[dctx, program] : stack_contexts_)
         if (dctx) // a mistake of runs_without_context(): it would overflow the BPF stack
-            error({}, "internal error: the clause context of program '" + program +
-                          "' stayed on its stack");
+            error("D_CODEGEN", {},
+                  "internal error: the clause context of program '" + program +
+                      "' stayed on its stack");
     if (failed_)
         return std::nullopt;
     size_t largest = 0;
@@ -150,7 +151,7 @@ std::optional<CompiledProgram> Lowering::emit() {
         std::string message = "the BPF back end failed:";
         for (const std::string &e : object.errors)
             message += " " + e;
-        error(at, message);
+        error("D_CODEGEN", at, message);
         return std::nullopt;
     }
     compiled->object = std::move(object.output);
@@ -186,11 +187,12 @@ void Lowering::report_fatal_error(std::string_view reason) {
             at = origin->second.at;
             what = origin->second.what;
         }
-        error(at, what + " compiles to BPF code too long for a BPF jump to cross: a jump reaches "
-                         "32,767 instructions at most (its offset is 16 bits); split large if/else "
-                         "or { } blocks into several clauses");
+        error("D_CODEGEN", at,
+              what + " compiles to BPF code too long for a BPF jump to cross: a jump reaches "
+                     "32,767 instructions at most (its offset is 16 bits); split large if/else "
+                     "or { } blocks into several clauses");
     } else {
-        error({}, "LLVM failed to compile the program: " + std::string(reason));
+        error("D_CODEGEN", {}, "LLVM failed to compile the program: " + std::string(reason));
     }
     if (options_.fatal_error_output) {
         std::ostringstream text;
@@ -276,9 +278,9 @@ llvm::Value *Lowering::scratch(ClauseState &state, uint32_t size) {
     state.scratch_offset += align8(size);
     if (state.scratch_offset > scratch_area_limit_) {
         if (!state.scratch_exhausted)
-            error(state.clause->range, "the clause needs more than " +
-                                           std::to_string(scratch_area_limit_) +
-                                           " bytes of scratch space for strings and keys");
+            error("D_CODEGEN", state.clause->range,
+                  "the clause needs more than " + std::to_string(scratch_area_limit_) +
+                      " bytes of scratch space for strings and keys");
         state.scratch_exhausted = true;
         state.scratch_offset = 0;
         offset = 0;
@@ -948,9 +950,10 @@ void Lowering::lower_clause(ClauseState &state) {
                      std::any_of(d.actions.begin(), d.actions.end(),
                                  [](const trace::ActionDescription &a) { return a.shows_firing; });
     if (d.record_size > record_area_limit_)
-        error(clause.range, "the clause records " + std::to_string(d.record_size) +
-                                " bytes per firing, more than the limit of " +
-                                std::to_string(record_area_limit_));
+        error("D_CODEGEN", clause.range,
+              "the clause records " + std::to_string(d.record_size) +
+                  " bytes per firing, more than the limit of " +
+                  std::to_string(record_area_limit_));
     record_area_size_ = std::max(record_area_size_, d.record_size);
     if (d.records) {
         finish_record(state);
@@ -1187,17 +1190,18 @@ std::optional<CompiledProgram> Lowering::finish() {
     if (description_.unwinds_user_stacks)
         emit_loader_watch();
     if (Status linked = link_runtime_library(*module_, *debug_); !linked) {
-        error({}, "linking the run-time library: " + linked.error().message);
+        error("D_CODEGEN", {}, "linking the run-time library: " + linked.error().message);
         return std::nullopt;
     }
     if (Status described = debug_->finalize(); !described) {
-        error({}, "internal error: " + described.error().message);
+        error("D_CODEGEN", {}, "internal error: " + described.error().message);
         return std::nullopt;
     }
     std::string verifier_message;
     llvm::raw_string_ostream stream(verifier_message);
     if (llvm::verifyModule(*module_, &stream)) {
-        error(input_.program.clauses.empty() ? SourceRange{} : input_.program.clauses[0]->range,
+        error("D_CODEGEN",
+              input_.program.clauses.empty() ? SourceRange{} : input_.program.clauses[0]->range,
               "internal error: invalid IR: " + verifier_message);
         return std::nullopt;
     }

@@ -352,7 +352,10 @@ public:
     // The uprobe program of kLoaderRecordEpid, in a program that unwinds
     // the user stacks it records.
     void emit_loader_watch();
-    void error(const SourceRange &at, std::string message);
+    // An error of the program at `at`, under the name dtrace gives the same
+    // mistake (`code`, "D_ADDROF_VAR"), or D_CODEGEN for what dtrace has no
+    // name for: limits of BPF and of dtx, LLVM's failures, internal errors.
+    void error(std::string code, const SourceRange &at, std::string message);
 
     // --- lower_expr.cpp ---------------------------------------------------------
     Value lower(const ast::Expr &expr, ClauseState &state);
