@@ -9,7 +9,6 @@
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/Module.h>
 
-#include <stdexcept>
 #include <vector>
 
 namespace dtx::codegen {
@@ -228,11 +227,16 @@ llvm::DIType *BpfDebugInfo::type_of_ir_value(llvm::Type *type) {
         if (bits == 8 || bits == 16 || bits == 32 || bits == 64)
             return integer_type(bits / 8, /*is_signed=*/true);
     }
-    std::string text;
-    llvm::raw_string_ostream stream(text);
-    type->print(stream);
-    throw std::invalid_argument("BPF functions take and return only integers and pointers, not " +
-                                text);
+    if (!type_error_) {
+        std::string text;
+        llvm::raw_string_ostream stream(text);
+        type->print(stream);
+        type_error_ =
+            failure("BPF functions take and return only integers and pointers, not " + text);
+    }
+    // Described as a pointer so the debug info stays well formed until
+    // finalize() says the error.
+    return builder_->createPointerType(nullptr, kPointerBits);
 }
 
 llvm::DILocation *BpfDebugInfo::location(const llvm::Function &function, unsigned line,
@@ -240,8 +244,11 @@ llvm::DILocation *BpfDebugInfo::location(const llvm::Function &function, unsigne
     return llvm::DILocation::get(module_.getContext(), line, column, function.getSubprogram());
 }
 
-void BpfDebugInfo::finalize() {
+Status BpfDebugInfo::finalize() {
     builder_->finalize();
+    if (type_error_)
+        return *type_error_;
+    return {};
 }
 
 } // namespace dtx::codegen

@@ -14,10 +14,13 @@
 // before the module is optimized.
 #pragma once
 
+#include "libtrace/error.h"
+
 #include <linux/bpf.h>
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -118,8 +121,11 @@ public:
     llvm::DILocation *location(const llvm::Function &function, unsigned line, unsigned column = 0);
 
     // Resolves the debug info; call once, after the last definition and before
-    // BpfEmitter::optimize().
-    void finalize();
+    // BpfEmitter::optimize(). An error when a function defined here has a
+    // type BTF cannot describe (a BPF function takes and returns only
+    // integers and pointers): a mistake of the code generator's, not of the
+    // D program's.
+    Status finalize();
 
 private:
     void describe_function(llvm::Function &function, unsigned line, bool is_local,
@@ -131,6 +137,7 @@ private:
     std::unique_ptr<llvm::DIBuilder> builder_;
     llvm::DIFile *file_ = nullptr;
     llvm::DICompileUnit *unit_ = nullptr;
+    std::optional<Error> type_error_; // the first type type_of_ir_value() could not describe
 };
 
 } // namespace dtx::codegen

@@ -23,7 +23,6 @@
 #include <cstdlib>
 #include <mutex>
 #include <new>
-#include <stdexcept>
 
 namespace dtx::codegen {
 
@@ -121,21 +120,26 @@ LlvmFatalErrorScope::~LlvmFatalErrorScope() {
 
 // --- the emitter ----------------------------------------------------------------
 
-BpfEmitter::BpfEmitter() {
+Result<BpfEmitter> BpfEmitter::create() {
     initialize_bpf_target();
     std::string error;
     const llvm::Target *target = llvm::TargetRegistry::lookupTarget(kBpfTriple, error);
     if (!target)
-        throw std::runtime_error("LLVM has no BPF target: " + error);
-    target_machine_.reset(
+        return failure("LLVM has no BPF target: " + error);
+    std::unique_ptr<llvm::TargetMachine> target_machine(
         target->createTargetMachine(kBpfTriple, kBpfCpu, "", llvm::TargetOptions(), std::nullopt,
                                     std::nullopt, llvm::CodeGenOptLevel::Default));
-    if (!target_machine_)
-        throw std::runtime_error("cannot create a BPF target machine for CPU " +
-                                 std::string(kBpfCpu));
+    if (!target_machine)
+        return failure("cannot create a BPF target machine for CPU " + std::string(kBpfCpu));
+    return BpfEmitter(std::move(target_machine));
 }
 
+BpfEmitter::BpfEmitter(std::unique_ptr<llvm::TargetMachine> target_machine)
+    : target_machine_(std::move(target_machine)) {}
+
 BpfEmitter::~BpfEmitter() = default;
+BpfEmitter::BpfEmitter(BpfEmitter &&) noexcept = default;
+BpfEmitter &BpfEmitter::operator=(BpfEmitter &&) noexcept = default;
 
 void BpfEmitter::configure_module(llvm::Module &module) const {
     module.setTargetTriple(target_machine_->getTargetTriple().str());

@@ -2,13 +2,15 @@
 // (with .BTF and .BTF.ext) out, in memory, through LLVM's BPF backend in process.
 //
 // The code generator only produces IR; the pipeline is
-//   BpfEmitter emitter;                      // once per process is enough
-//   emitter.configure_module(module);        // before generating IR
+//   Result<BpfEmitter> emitter = BpfEmitter::create(); // once per process is enough
+//   emitter->configure_module(module);       // before generating IR
 //   ... generate IR, BpfDebugInfo::finalize() ...
-//   emitter.optimize(module);                // O2, with the BPF backend's IR passes
-//   BpfEmitResult object = emitter.emit_object(module);
+//   emitter->optimize(module);               // O2, with the BPF backend's IR passes
+//   BpfEmitResult object = emitter->emit_object(module);
 // and the image goes to dtx::trace::BpfObject.
 #pragma once
+
+#include "libtrace/error.h"
 
 #include <functional>
 #include <memory>
@@ -39,9 +41,13 @@ struct BpfEmitResult {
 class BpfEmitter {
 public:
     // Target: little-endian BPF, CPU v3 (32-bit sub-registers and jumps,
-    // kernel >= 5.1). Not thread-safe: one emitter per compiling thread.
-    BpfEmitter();
+    // kernel >= 5.1). Not thread-safe: one emitter per compiling thread. An
+    // error when the LLVM dtx is linked with has no BPF target or cannot
+    // make a target machine for it.
+    static Result<BpfEmitter> create();
     ~BpfEmitter();
+    BpfEmitter(BpfEmitter &&) noexcept;
+    BpfEmitter &operator=(BpfEmitter &&) noexcept;
     BpfEmitter(const BpfEmitter &) = delete;
     BpfEmitter &operator=(const BpfEmitter &) = delete;
 
@@ -63,6 +69,7 @@ public:
     BpfEmitResult emit_assembly(const llvm::Module &module) const;
 
 private:
+    explicit BpfEmitter(std::unique_ptr<llvm::TargetMachine> target_machine);
     BpfEmitResult emit(llvm::Module &module, bool assembly) const;
 
     std::unique_ptr<llvm::TargetMachine> target_machine_;

@@ -63,6 +63,11 @@ struct CompileOptions {
     // /proc/kallsyms, for `symbol kernel variables; an error says why not.
     std::function<Result<uint64_t>(std::string_view name, std::string_view module)>
         kernel_symbol_address;
+    // Says an error LLVM cannot go on from, just before compile_program()
+    // ends the process (see there): the text is whole lines, ready to be
+    // written as it is. The session writes it on its error stream; unset,
+    // the error goes unsaid.
+    std::function<void(std::string_view text)> fatal_error_output;
     bool want_ir = false;       // keep the IR text (--dump=ir)
     bool want_assembly = false; // keep the BPF assembly (--dump=bpf)
 };
@@ -83,11 +88,13 @@ struct CompiledProgram {
     std::string assembly; // with want_assembly
 };
 
-// Errors (constructs that cannot be lowered, LLVM backend errors) go to
-// `diags` with the clause's location; the result is then empty. An error
-// LLVM cannot go on from (report_fatal_error(), memory exhausted) is
-// rendered on stderr with the others, in the program's terms, and the
-// process exits with status 1: LLVM allows nothing else (LlvmFatalErrorScope).
+// Errors (constructs that cannot be lowered, LLVM backend errors, an LLVM
+// without a BPF target) go to `diags` with the clause's location; the result
+// is then empty. An error LLVM cannot go on from (report_fatal_error()) is
+// rendered with the others, in the program's terms, and given to
+// options.fatal_error_output; then the process exits with status 1: LLVM
+// allows nothing else (LlvmFatalErrorScope). Memory exhausted, it only says
+// so on stderr and exits 1.
 std::optional<CompiledProgram>
 compile_program(const CompileInput &input, const CompileOptions &options, DiagnosticEngine &diags);
 

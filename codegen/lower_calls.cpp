@@ -260,7 +260,8 @@ const sema::FunctionDescriptor *Lowering::function_of(const ast::Call &call) con
 Value Lowering::lower_call(const ast::Call &call, bool statement, ClauseState &state) {
     const sema::FunctionDescriptor *function = function_of(call);
     if (!function || !function->lower) {
-        error(call.function_range, "internal error: '" + call.function + "' has no lowering");
+        error("D_CODEGEN", call.function_range,
+              "internal error: '" + call.function + "' has no lowering");
         return {is_memory_value(call.type) ? string_literal("") : const64(0), call.type};
     }
     return function->lower(*this, call, state, statement);
@@ -324,7 +325,7 @@ trace::ActionDescription Lowering::formatted_action(const ast::Call &call, Claus
 uint32_t Lowering::aggregation_id(const ast::Expr &expr) {
     auto it = aggregations_.find(aggregation_name(expr));
     if (it == aggregations_.end()) {
-        error(expr.range, "internal error: unknown aggregation");
+        error("D_CODEGEN", expr.range, "internal error: unknown aggregation");
         return 0;
     }
     return it->second.description.id;
@@ -439,7 +440,7 @@ Value Lowering::nullable_string(llvm::Value *buffer, llvm::Value *found, const s
 
 llvm::Value *Lowering::strtok_state(ClauseState &state) {
     if (!strtok_state_offset_) {
-        error(state.clause->range, "internal error: strtok() without its state");
+        error("D_CODEGEN", state.clause->range, "internal error: strtok() without its state");
         return scratch(state, 8);
     }
     return at(state.dctx, *strtok_state_offset_);
@@ -507,10 +508,10 @@ std::optional<uint64_t> Lowering::kernel_member_offset(const ast::Expr &at, std:
     if (options_.kernel_member_offset)
         offset = options_.kernel_member_offset(type, member);
     if (!offset)
-        error(at.range, "this needs struct " + std::string(type) + "'s member " +
-                            std::string(member) +
-                            " from the kernel's BTF (/sys/kernel/btf/vmlinux), which does not "
-                            "have it");
+        error("D_CODEGEN", at.range,
+              "this needs struct " + std::string(type) + "'s member " + std::string(member) +
+                  " from the kernel's BTF (/sys/kernel/btf/vmlinux), which does not "
+                  "have it");
     return offset;
 }
 
@@ -685,7 +686,7 @@ void Lowering::lower_aggregation(const ast::Assign &assign, ClauseState &state) 
     auto found = aggregations_.find(aggregation_name(*target));
     auto *call = assign.value->as<ast::Call>();
     if (found == aggregations_.end() || !call) {
-        error(assign.range, "internal error: unknown aggregation");
+        error("D_CODEGEN", assign.range, "internal error: unknown aggregation");
         return;
     }
     AggregationStorage &storage = found->second;

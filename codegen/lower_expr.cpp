@@ -81,7 +81,7 @@ llvm::Value *Lowering::build_key(const VariableStorage &storage,
             if (!v.value->getType()->isPointerTy() && key_type)
                 v.value = normalize(v.value, key_type);
             if (key_type && is_string_value(key_type) && !v.value->getType()->isPointerTy())
-                error((*keys)[i]->range, "a string key needs a string value");
+                error("D_PROTO_ARG", (*keys)[i]->range, "a string key needs a string value");
             store_value({v.value, key_type ? key_type : v.type}, at(key, offset));
             offset += stored_size(key_type ? key_type : v.type);
         }
@@ -372,7 +372,7 @@ Value Lowering::lower_expression(const ast::Expr &expr, ClauseState &state) {
     case ast::Expr::Kind::MacroArgument: {
         auto it = input_.checked.resolutions.find(&expr);
         if (it == input_.checked.resolutions.end()) {
-            error(expr.range, "internal error: unresolved name");
+            error("D_CODEGEN", expr.range, "internal error: unresolved name");
             return {const64(0), type};
         }
         const sema::Resolution &r = it->second;
@@ -409,7 +409,8 @@ Value Lowering::lower_expression(const ast::Expr &expr, ClauseState &state) {
         default:
             break;
         }
-        error(expr.range, "this name cannot be used in a probe by this version of dtx");
+        error("D_CODEGEN", expr.range,
+              "this name cannot be used in a probe by this version of dtx");
         return {const64(0), type};
     }
     case ast::Expr::Kind::Variable: {
@@ -481,13 +482,14 @@ Value Lowering::lower_expression(const ast::Expr &expr, ClauseState &state) {
         case ast::UnaryOp::AddressOf:
             if (std::optional<llvm::Value *> address = address_of(*u.operand, state))
                 return {*address, type};
-            error(expr.range, "cannot take the address of memory of the D program's own "
-                              "variables; only of memory reached through a pointer");
+            error("D_ADDROF_VAR", expr.range,
+                  "cannot take the address of memory of the D program's own "
+                  "variables; only of memory reached through a pointer");
             return {const64(0), type};
         default:
             break;
         }
-        error(expr.range, "internal error: an operator without a lowering");
+        error("D_CODEGEN", expr.range, "internal error: an operator without a lowering");
         return {const64(0), type};
     }
     case ast::Expr::Kind::Binary: {
@@ -677,7 +679,7 @@ Value Lowering::lower_expression(const ast::Expr &expr, ClauseState &state) {
             return *translated;
         std::optional<sema::Member> member = member_of(m);
         if (!member) {
-            error(expr.range, "internal error: unknown member '" + m.member + "'");
+            error("D_CODEGEN", expr.range, "internal error: unknown member '" + m.member + "'");
             return {const64(0), type};
         }
         uint64_t offset = member->byte_offset();
@@ -737,12 +739,12 @@ Value Lowering::lower_expression(const ast::Expr &expr, ClauseState &state) {
     case ast::Expr::Kind::Offsetof:
         break; // constants, folded above
     case ast::Expr::Kind::Aggregation:
-        error(expr.range, "an aggregation cannot be used as a value");
+        error("D_CG_DYN", expr.range, "an aggregation cannot be used as a value");
         return {const64(0), type};
     case ast::Expr::Kind::Xlate:
         return lower_xlate(*expr.as<ast::Xlate>(), state);
     }
-    error(expr.range, "internal error: this expression could not be lowered");
+    error("D_CODEGEN", expr.range, "internal error: this expression could not be lowered");
     return {const64(0), type};
 }
 
@@ -791,7 +793,8 @@ std::optional<llvm::Value *> Lowering::kernel_address(const ast::Expr &expr, Cla
                                      ? options_.kernel_symbol_address(id.name, id.module)
                                      : failure("no kernel symbol table");
         if (!found) {
-            error(expr.range, "kernel symbol '" + id.name + "': " + found.error().message);
+            error("D_IDENT_UNDEF", expr.range,
+                  "kernel symbol '" + id.name + "': " + found.error().message);
             return const64(0);
         }
         return const64(*found);

@@ -166,7 +166,7 @@ std::optional<Place> Lowering::place_of(const ast::Expr &target, ClauseState &st
     default:
         break;
     }
-    error(target.range, "internal error: this is not a place that can be assigned");
+    error("D_CODEGEN", target.range, "internal error: this is not a place that can be assigned");
     return std::nullopt;
 }
 

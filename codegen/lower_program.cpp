@@ -15,7 +15,7 @@
 
 #include <algorithm>
 #include <bit>
-#include <iostream>
+#include <sstream>
 
 namespace dtx::codegen {
 
@@ -70,8 +70,9 @@ bool pointer_used(const llvm::Value &pointer) {
 } // namespace
 
 Lowering::Lowering(const CompileInput &input, const CompileOptions &options,
-                   DiagnosticEngine &diags, std::set<std::string> sleepable_programs)
-    : input_(input), options_(options), diags_(diags),
+                   DiagnosticEngine &diags, const BpfEmitter &emitter,
+                   std::set<std::string> sleepable_programs)
+    : input_(input), options_(options), diags_(diags), emitter_(emitter),
       module_(std::make_unique<llvm::Module>("dtx", context_)), ir_(context_),
       sleepable_programs_(std::move(sleepable_programs)) {
     record_area_limit_ = kRecordAreaLimit;
@@ -80,8 +81,8 @@ Lowering::Lowering(const CompileInput &input, const CompileOptions &options,
 
 Lowering::~Lowering() = default;
 
-void Lowering::error(const SourceRange &at, std::string message) {
-    diags_.error("D_CODEGEN", at, std::move(message));
+void Lowering::error(std::string code, const SourceRange &at, std::string message) {
+    diags_.error(std::move(code), at, std::move(message));
     failed_ = true;
 }
 
@@ -128,8 +129,9 @@ std::optional<CompiledProgram> Lowering::emit() {
     emitter_.optimize(*module_);
     for (const auto &[dctx, program] : stack_contexts_)
         if (dctx) // a mistake of runs_without_context(): it would overflow the BPF stack
-            error({}, "internal error: the clause context of program '" + program +
-                          "' stayed on its stack");
+            error("D_CODEGEN", {},
+                  "internal error: the clause context of program '" + program +
+                      "' stayed on its stack");
     if (failed_)
         return std::nullopt;
     size_t largest = 0;
@@ -149,7 +151,7 @@ std::optional<CompiledProgram> Lowering::emit() {
         std::string message = "the BPF back end failed:";
         for (const std::string &e : object.errors)
             message += " " + e;
-        error(at, message);
+        error("D_CODEGEN", at, message);
         return std::nullopt;
     }
     compiled->object = std::move(object.output);
@@ -185,13 +187,18 @@ void Lowering::report_fatal_error(std::string_view reason) {
             at = origin->second.at;
             what = origin->second.what;
         }
-        error(at, what + " compiles to BPF code too long for a BPF jump to cross: a jump reaches "
-                         "32,767 instructions at most (its offset is 16 bits); split large if/else "
-                         "or { } blocks into several clauses");
+        error("D_CODEGEN", at,
+              what + " compiles to BPF code too long for a BPF jump to cross: a jump reaches "
+                     "32,767 instructions at most (its offset is 16 bits); split large if/else "
+                     "or { } blocks into several clauses");
     } else {
-        error({}, "LLVM failed to compile the program: " + std::string(reason));
+        error("D_CODEGEN", {}, "LLVM failed to compile the program: " + std::string(reason));
     }
-    diags_.render(std::cerr);
+    if (options_.fatal_error_output) {
+        std::ostringstream text;
+        diags_.render(text);
+        options_.fatal_error_output(text.str());
+    }
 }
 
 // --- helpers -------------------------------------------------------------------
@@ -271,9 +278,9 @@ llvm::Value *Lowering::scratch(ClauseState &state, uint32_t size) {
     state.scratch_offset += align8(size);
     if (state.scratch_offset > scratch_area_limit_) {
         if (!state.scratch_exhausted)
-            error(state.clause->range, "the clause needs more than " +
-                                           std::to_string(scratch_area_limit_) +
-                                           " bytes of scratch space for strings and keys");
+            error("D_CODEGEN", state.clause->range,
+                  "the clause needs more than " + std::to_string(scratch_area_limit_) +
+                      " bytes of scratch space for strings and keys");
         state.scratch_exhausted = true;
         state.scratch_offset = 0;
         offset = 0;
@@ -943,9 +950,10 @@ void Lowering::lower_clause(ClauseState &state) {
                      std::any_of(d.actions.begin(), d.actions.end(),
                                  [](const trace::ActionDescription &a) { return a.shows_firing; });
     if (d.record_size > record_area_limit_)
-        error(clause.range, "the clause records " + std::to_string(d.record_size) +
-                                " bytes per firing, more than the limit of " +
-                                std::to_string(record_area_limit_));
+        error("D_CODEGEN", clause.range,
+              "the clause records " + std::to_string(d.record_size) +
+                  " bytes per firing, more than the limit of " +
+                  std::to_string(record_area_limit_));
     record_area_size_ = std::max(record_area_size_, d.record_size);
     if (d.records) {
         finish_record(state);
@@ -1182,14 +1190,18 @@ std::optional<CompiledProgram> Lowering::finish() {
     if (description_.unwinds_user_stacks)
         emit_loader_watch();
     if (Status linked = link_runtime_library(*module_, *debug_); !linked) {
-        error({}, "linking the run-time library: " + linked.error().message);
+        error("D_CODEGEN", {}, "linking the run-time library: " + linked.error().message);
         return std::nullopt;
     }
-    debug_->finalize();
+    if (Status described = debug_->finalize(); !described) {
+        error("D_CODEGEN", {}, "internal error: " + described.error().message);
+        return std::nullopt;
+    }
     std::string verifier_message;
     llvm::raw_string_ostream stream(verifier_message);
     if (llvm::verifyModule(*module_, &stream)) {
-        error(input_.program.clauses.empty() ? SourceRange{} : input_.program.clauses[0]->range,
+        error("D_CODEGEN",
+              input_.program.clauses.empty() ? SourceRange{} : input_.program.clauses[0]->range,
               "internal error: invalid IR: " + verifier_message);
         return std::nullopt;
     }
@@ -1201,18 +1213,23 @@ std::optional<CompiledProgram> Lowering::finish() {
 
 std::optional<CompiledProgram>
 compile_program(const CompileInput &input, const CompileOptions &options, DiagnosticEngine &diags) {
+    Result<BpfEmitter> emitter = BpfEmitter::create();
+    if (!emitter) {
+        diags.error("D_CODEGEN", {}, emitter.error().message);
+        return std::nullopt;
+    }
     // An error LLVM cannot go on from is said by the lowering under way.
     std::unique_ptr<Lowering> lowering;
     LlvmFatalErrorScope fatal_errors([&](std::string_view reason) {
         if (lowering)
             lowering->report_fatal_error(reason);
-        else
-            std::cerr << "dtx: LLVM failed: " << reason << '\n';
+        else if (options.fatal_error_output)
+            options.fatal_error_output("dtx: LLVM failed: " + std::string(reason) + "\n");
     });
     // Lowered without sleepable programs first, which tells which programs
     // would gain from being sleepable; those that do are lowered again. A
     // sleepable program pays for its thread's clause context on every event.
-    lowering = std::make_unique<Lowering>(input, options, diags, std::set<std::string>{});
+    lowering = std::make_unique<Lowering>(input, options, diags, *emitter, std::set<std::string>{});
     if (!lowering->lower())
         return std::nullopt;
     std::set<std::string> sleepable;
@@ -1225,7 +1242,8 @@ compile_program(const CompileInput &input, const CompileOptions &options, Diagno
     }
     if (!sleepable.empty()) {
         lowering.reset();
-        lowering = std::make_unique<Lowering>(input, options, diags, std::move(sleepable));
+        lowering =
+            std::make_unique<Lowering>(input, options, diags, *emitter, std::move(sleepable));
         if (!lowering->lower())
             return std::nullopt;
     }

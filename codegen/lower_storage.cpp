@@ -117,10 +117,10 @@ void Lowering::plan_aggregations() {
         d.value_size = uint32_t(d.value_word_count() * 8);
         storage.value_size = d.value_size;
         if (storage.value_size > kMaxPerCpuValue)
-            error(info->defined_at, "@" + info->name + " needs " +
-                                        std::to_string(storage.value_size) +
-                                        " bytes per key and CPU, more than the kernel's " +
-                                        std::to_string(kMaxPerCpuValue) + "; use fewer buckets");
+            error("D_CODEGEN", info->defined_at,
+                  "@" + info->name + " needs " + std::to_string(storage.value_size) +
+                      " bytes per key and CPU, more than the kernel's " +
+                      std::to_string(kMaxPerCpuValue) + "; use fewer buckets");
         description_.aggregations.push_back(d);
         aggregations_.emplace(info->name, std::move(storage));
     }

@@ -12,7 +12,7 @@ Value Lowering::bound_parameter(const sema::Resolution &resolution, const ast::E
     for (auto binding = bindings_.rbegin(); binding != bindings_.rend(); ++binding)
         if (binding->owner == resolution.owner && resolution.index < binding->values.size())
             return binding->values[resolution.index];
-    error(expr.range, "internal error: a parameter used outside its definition");
+    error("D_CODEGEN", expr.range, "internal error: a parameter used outside its definition");
     return {const64(0), expr.type};
 }
 
@@ -60,7 +60,8 @@ Value Lowering::translate_member(const ast::Xlate &xlate, const std::string &mem
     auto found =
         translator ? translator->members.find(member) : decltype(translator->members.end()){};
     if (!translator || found == translator->members.end()) {
-        error(xlate.range, "internal error: no translation of member '" + member + "'");
+        error("D_CODEGEN", xlate.range,
+              "internal error: no translation of member '" + member + "'");
         return {const64(0), type};
     }
     bindings_.push_back({translator->definition, {lower(*xlate.operand, state)}});
@@ -137,7 +138,7 @@ Value Lowering::lower_xlate(const ast::Xlate &xlate, ClauseState &state) {
     const sema::Type *result = static_cast<const ast::Expr &>(xlate).type;
     const sema::TranslatorInfo *translator = translator_of(xlate);
     if (!translator) {
-        error(xlate.range, "internal error: xlate without its translator");
+        error("D_CODEGEN", xlate.range, "internal error: xlate without its translator");
         return {const64(0), result};
     }
     // The whole translated struct, in scratch: every member the translator

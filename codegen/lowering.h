@@ -154,9 +154,10 @@ struct ClauseState {
 class Lowering {
 public:
     // `sleepable_programs`: the programs (TrampolineSpec::program_name) to
-    // make sleepable, among those whose spec allows it.
+    // make sleepable, among those whose spec allows it. `emitter` outlives
+    // the lowering.
     Lowering(const CompileInput &input, const CompileOptions &options, DiagnosticEngine &diags,
-             std::set<std::string> sleepable_programs);
+             const BpfEmitter &emitter, std::set<std::string> sleepable_programs);
     ~Lowering();
     // The program as LLVM IR; false after errors.
     bool lower();
@@ -165,8 +166,9 @@ public:
     std::map<std::string, std::string> sleepable_choices() const;
     // After lower(): the BPF object.
     std::optional<CompiledProgram> emit();
-    // Says on stderr, as an error of the program's, why LLVM cannot go on:
-    // `reason` is its fatal error (see LlvmFatalErrorScope).
+    // Says through CompileOptions::fatal_error_output, as an error of the
+    // program's, why LLVM cannot go on: `reason` is its fatal error (see
+    // LlvmFatalErrorScope).
     void report_fatal_error(std::string_view reason);
 
     // --- lower_program.cpp --------------------------------------------------
@@ -350,7 +352,10 @@ public:
     // The uprobe program of kLoaderRecordEpid, in a program that unwinds
     // the user stacks it records.
     void emit_loader_watch();
-    void error(const SourceRange &at, std::string message);
+    // An error of the program at `at`, under the name dtrace gives the same
+    // mistake (`code`, "D_ADDROF_VAR"), or D_CODEGEN for what dtrace has no
+    // name for: limits of BPF and of dtx, LLVM's failures, internal errors.
+    void error(std::string code, const SourceRange &at, std::string message);
 
     // --- lower_expr.cpp ---------------------------------------------------------
     Value lower(const ast::Expr &expr, ClauseState &state);
@@ -563,7 +568,7 @@ public:
     DiagnosticEngine &diags_;
     bool failed_ = false;
 
-    BpfEmitter emitter_;
+    const BpfEmitter &emitter_;
     llvm::LLVMContext context_;
     std::unique_ptr<llvm::Module> module_;
     llvm::IRBuilder<> ir_;

@@ -497,6 +497,11 @@ Status Session::Impl::compile() {
         return std::find(options.dump_stages.begin(), options.dump_stages.end(), stage) !=
                options.dump_stages.end();
     };
+    // An error LLVM cannot go on from, said just before the process exits.
+    compile_options.fatal_error_output = [this](std::string_view text) {
+        std::fwrite(text.data(), 1, text.size(), err);
+        std::fflush(err);
+    };
     compile_options.want_ir = wants("ir");
     compile_options.want_assembly = wants("bpf");
     codegen::CompileInput input{program, checked, clause_probes, specs, probes};

@@ -138,7 +138,7 @@ std::unique_ptr<llvm::Module> build_syscall_counter(llvm::LLVMContext &context,
 
     builder.SetInsertPoint(done);
     builder.CreateRet(builder.getInt32(0));
-    debug.finalize();
+    EXPECT_TRUE(debug.finalize().ok());
     return module;
 }
 
@@ -157,7 +157,7 @@ protected:
     }
 
     llvm::LLVMContext context_;
-    BpfEmitter emitter_;
+    BpfEmitter emitter_ = BpfEmitter::create().value();
 };
 
 TEST_F(BpfEmitterTest, CountsSyscallsThroughStaticFunction) {
@@ -241,7 +241,7 @@ std::vector<char> compile_out_of_bounds_read(llvm::LLVMContext &context,
     builder.CreateRet(builder.CreateTrunc(loaded, builder.getInt32Ty()));
     builder.SetInsertPoint(done);
     builder.CreateRet(builder.getInt32(0));
-    debug.finalize();
+    EXPECT_TRUE(debug.finalize().ok());
     emitter.optimize(*module);
     BpfEmitResult object = emitter.emit_object(*module);
     EXPECT_TRUE(object.ok()) << join(object.errors);
@@ -304,7 +304,7 @@ TEST_F(BpfEmitterTest, HashMapWithStructKeyAndGlobalsHaveBtf) {
     debug.define_program(*program, "raw_tracepoint/sys_enter");
     builder.SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", program));
     builder.CreateRet(builder.getInt32(0));
-    debug.finalize();
+    EXPECT_TRUE(debug.finalize().ok());
     emitter_.optimize(*module);
     BpfEmitResult object = emitter_.emit_object(*module);
     ASSERT_TRUE(object.ok()) << join(object.errors);
@@ -380,7 +380,7 @@ TEST_F(BpfEmitterTest, BpfLoopCallsStaticCallback) {
                     {builder.getInt32(10), callback,
                      llvm::ConstantPointerNull::get(builder.getPtrTy()), builder.getInt64(0)});
     builder.CreateRet(builder.CreateTrunc(iterations, builder.getInt32Ty()));
-    debug.finalize();
+    EXPECT_TRUE(debug.finalize().ok());
     emitter_.optimize(*module);
     BpfEmitResult object = emitter_.emit_object(*module);
     ASSERT_TRUE(object.ok()) << join(object.errors);
@@ -436,7 +436,7 @@ TEST_F(BpfEmitterTest, BackendErrorsAreCollected) {
     std::vector<llvm::Value *> arguments(6, pid_tgid);
     builder.CreateRet(
         builder.CreateTrunc(builder.CreateCall(callee, arguments), builder.getInt32Ty()));
-    debug.finalize();
+    EXPECT_TRUE(debug.finalize().ok());
     emitter_.optimize(*module);
     BpfEmitResult object = emitter_.emit_object(*module);
     EXPECT_FALSE(object.ok());
@@ -473,7 +473,7 @@ TEST_F(BpfEmitterTest, TimesHundredFunctionModule) {
     for (unsigned i = 0; i < kFunctions; ++i)
         builder.CreateCall(clauses[i], {builder.getInt32(i)});
     builder.CreateRet(builder.getInt32(0));
-    debug.finalize();
+    EXPECT_TRUE(debug.finalize().ok());
     Clock::time_point built = Clock::now();
 
     emitter_.optimize(*module);

@@ -254,7 +254,7 @@ std::vector<char> compile(llvm::LLVMContext &context, const BpfEmitter &emitter,
         ADD_FAILURE() << linked.error().message;
         return {};
     }
-    debug.finalize();
+    EXPECT_TRUE(debug.finalize().ok());
     emitter.optimize(*module);
     BpfEmitResult object = emitter.emit_object(*module);
     if (!object.ok()) {
@@ -398,7 +398,7 @@ protected:
     }
 
     llvm::LLVMContext context_;
-    BpfEmitter emitter_;
+    BpfEmitter emitter_ = BpfEmitter::create().value();
 };
 
 TEST_F(RuntimeLibraryTest, Strlen) {
@@ -984,7 +984,7 @@ TEST_F(RuntimeLibraryTest, ManyCallSitesInOneProgram) {
 class RuntimeLibraryLinkTest : public testing::Test {
 protected:
     llvm::LLVMContext context_;
-    BpfEmitter emitter_;
+    BpfEmitter emitter_ = BpfEmitter::create().value();
 };
 
 TEST_F(RuntimeLibraryLinkTest, LinksOnlyWhatTheModuleCalls) {
