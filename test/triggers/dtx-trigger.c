@@ -75,17 +75,22 @@ static int run_read(char **args, long n) {
     return 0;
 }
 
+/* /dev/null as file descriptor kWriteFd, which the write commands write to. */
+static void open_write_fd(void) {
+    long fd = open_at("/dev/null", O_WRONLY);
+    if (fd < 0)
+        fail("/dev/null");
+    syscall(SYS_dup2, fd, kWriteFd);
+    syscall(SYS_close, fd);
+}
+
 /* A buffer on the stack (resident and writable, as copyout() needs) that
  * write(100, buffer, 32) to /dev/null passes to the kernel N times: after
  * each, the buffer is printed on stdout up to its NUL, so that a copyout()
  * or copyoutstr() at write's entry shows in the output. */
 static int run_copyout_target(char **args, long n) {
     (void)args;
-    long fd = open_at("/dev/null", O_WRONLY);
-    if (fd < 0)
-        fail("/dev/null");
-    syscall(SYS_dup2, fd, kWriteFd);
-    syscall(SYS_close, fd);
+    open_write_fd();
     for (long i = 0; i < n; i++) {
         char buffer[33] = "0123456789abcdefghijklmnopqrstuv";
         if (syscall(SYS_write, kWriteFd, buffer, 32L) < 0)
@@ -110,11 +115,7 @@ static int run_fail_open(char **args, long n) {
 
 static int run_write(char **args, long n) {
     (void)args;
-    long fd = open_at("/dev/null", O_WRONLY);
-    if (fd < 0)
-        fail("/dev/null");
-    syscall(SYS_dup2, fd, kWriteFd);
-    syscall(SYS_close, fd);
+    open_write_fd();
     for (long i = 0; i < n; i++)
         if (syscall(SYS_write, kWriteFd, "x", 1) < 0)
             fail("write");
