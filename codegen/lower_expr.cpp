@@ -1,27 +1,11 @@
 // Expressions: constants, built-in variables, D variables of every scope,
-// operators with C's semantics on normalized i64 values, strings, members
-// and subscripts.
+// strings, conditionals, members, subscripts and casts. Operators are in
+// lower_operators.cpp.
 #include "codegen/lowering.h"
 
 #include <linux/bpf.h>
 
-#include <bit>
-
 namespace dtx::codegen {
-
-namespace {
-
-bool is_string_value(const sema::Type *type) {
-    const sema::Type *t = sema::resolve(type);
-    return t && (sema::is_string(t) || sema::is_char_array(t));
-}
-
-bool is_signed_type(const sema::Type *type) {
-    const sema::Type *t = sema::resolve(type);
-    return t && sema::is_integer(t) && t->is_signed;
-}
-
-} // namespace
 
 llvm::Value *Lowering::lower_scalar(const ast::Expr &expr, ClauseState &state) {
     // An array as a scalar is its address (C's decay), not a copy's.
@@ -226,100 +210,6 @@ llvm::Value *Lowering::walltime_offset() {
     return offset;
 }
 
-Value Lowering::string_compare(const Value &lhs, const Value &rhs, ast::BinaryOp op) {
-    llvm::Value *cmp = runtime_call("dtx_rt_strcmp", {lhs.value, rhs.value, const64(strsize())});
-    llvm::Value *result = nullptr;
-    switch (op) {
-    case ast::BinaryOp::Lt:
-        result = ir_.CreateICmpSLT(cmp, const64(0));
-        break;
-    case ast::BinaryOp::Gt:
-        result = ir_.CreateICmpSGT(cmp, const64(0));
-        break;
-    case ast::BinaryOp::Le:
-        result = ir_.CreateICmpSLE(cmp, const64(0));
-        break;
-    case ast::BinaryOp::Ge:
-        result = ir_.CreateICmpSGE(cmp, const64(0));
-        break;
-    case ast::BinaryOp::Eq:
-        result = ir_.CreateICmpEQ(cmp, const64(0));
-        break;
-    default:
-        result = ir_.CreateICmpNE(cmp, const64(0));
-        break;
-    }
-    return {ir_.CreateZExt(result, i64()), input_.checked.types->int_type()};
-}
-
-// `s == NULL`, `NULL != s`: whether the string is D's NULL string (strstr()
-// finding nothing, a dynamic variable not set); "" is not NULL.
-Value Lowering::null_string_compare(const ast::Binary &b, ClauseState &state) {
-    const ast::Expr &text = is_string_value(b.lhs->type) ? *b.lhs : *b.rhs;
-    Value v = lower(text, state);
-    llvm::Value *is_null = const64(0);
-    if (sema::is_string(sema::resolve(text.type)) && v.value->getType()->isPointerTy())
-        is_null = ir_.CreateZExt(ir_.CreateICmpEQ(v.value, null_string()), i64());
-    llvm::Value *result = b.op == ast::BinaryOp::Eq ? is_null : ir_.CreateXor(is_null, const64(1));
-    if (b.op != ast::BinaryOp::Eq && b.op != ast::BinaryOp::Ne)
-        result = const64(0); // ordering against NULL: only == and != are meaningful
-    return {result, input_.checked.types->int_type()};
-}
-
-namespace {
-
-// Signed division and remainder on BPF v3, which divides only unsigned:
-// divide the magnitudes, then fix the signs as C does (truncation toward 0).
-llvm::Value *signed_divide(llvm::IRBuilder<> &ir, llvm::Value *a, llvm::Value *b, bool remainder) {
-    llvm::Value *zero = ir.getInt64(0);
-    llvm::Value *a_negative = ir.CreateICmpSLT(a, zero);
-    llvm::Value *b_negative = ir.CreateICmpSLT(b, zero);
-    llvm::Value *abs_a = ir.CreateSelect(a_negative, ir.CreateSub(zero, a), a);
-    llvm::Value *abs_b = ir.CreateSelect(b_negative, ir.CreateSub(zero, b), b);
-    if (remainder) {
-        llvm::Value *r = ir.CreateURem(abs_a, abs_b);
-        return ir.CreateSelect(a_negative, ir.CreateSub(zero, r), r);
-    }
-    llvm::Value *q = ir.CreateUDiv(abs_a, abs_b);
-    return ir.CreateSelect(ir.CreateXor(a_negative, b_negative), ir.CreateSub(zero, q), q);
-}
-
-} // namespace
-
-llvm::Value *Lowering::arithmetic(ast::BinaryOp op, llvm::Value *a, llvm::Value *b,
-                                  const sema::Type *type, ClauseState &state) {
-    const bool is_signed = is_signed_type(type);
-    switch (op) {
-    case ast::BinaryOp::Add:
-        return ir_.CreateAdd(a, b);
-    case ast::BinaryOp::Sub:
-        return ir_.CreateSub(a, b);
-    case ast::BinaryOp::Mul:
-        return ir_.CreateMul(a, b);
-    case ast::BinaryOp::Div:
-    case ast::BinaryOp::Mod: {
-        fault_if(state, ir_.CreateICmpEQ(b, const64(0)), trace::FaultKind::DivideByZero, nullptr);
-        const bool remainder = op == ast::BinaryOp::Mod;
-        if (is_signed)
-            return signed_divide(ir_, a, b, remainder);
-        return remainder ? ir_.CreateURem(a, b) : ir_.CreateUDiv(a, b);
-    }
-    case ast::BinaryOp::Shl:
-        return ir_.CreateShl(a, ir_.CreateAnd(b, const64(63)));
-    case ast::BinaryOp::Shr:
-        return is_signed ? ir_.CreateAShr(a, ir_.CreateAnd(b, const64(63)))
-                         : ir_.CreateLShr(a, ir_.CreateAnd(b, const64(63)));
-    case ast::BinaryOp::BitAnd:
-        return ir_.CreateAnd(a, b);
-    case ast::BinaryOp::BitOr:
-        return ir_.CreateOr(a, b);
-    case ast::BinaryOp::BitXor:
-        return ir_.CreateXor(a, b);
-    default:
-        return a;
-    }
-}
-
 Value Lowering::lower_assign(const ast::Assign &assign, ClauseState &state) {
     if (!is_whole_variable(*assign.target))
         return assign_place(assign, state);
@@ -369,50 +259,8 @@ Value Lowering::lower_expression(const ast::Expr &expr, ClauseState &state) {
     case ast::Expr::Kind::StringLiteral:
         return {string_literal(expr.as<ast::StringLiteral>()->value), type};
     case ast::Expr::Kind::Identifier:
-    case ast::Expr::Kind::MacroArgument: {
-        auto it = input_.checked.resolutions.find(&expr);
-        if (it == input_.checked.resolutions.end()) {
-            error("D_CODEGEN", expr.range, "internal error: unresolved name");
-            return {const64(0), type};
-        }
-        const sema::Resolution &r = it->second;
-        switch (r.kind) {
-        case sema::Resolution::Kind::Builtin:
-            if (r.builtin->lower)
-                return r.builtin->lower(*this, expr, state);
-            break;
-        case sema::Resolution::Kind::Constant:
-            if (r.text)
-                return {string_literal(*r.text), type};
-            return {const64(uint64_t(r.value)), type};
-        case sema::Resolution::Kind::Inline: {
-            Value v = lower(*r.inline_definition->value, state);
-            v.value = convert(v.value, r.inline_definition->value->type, type);
-            v.type = type;
-            return v;
-        }
-        case sema::Resolution::Kind::Variable:
-            if (const VariableStorage *storage = storage_of(expr))
-                return read_variable(*storage, nullptr, expr, state);
-            break;
-        case sema::Resolution::Kind::Parameter:
-            return bound_parameter(r, expr);
-        case sema::Resolution::Kind::KernelSymbol: {
-            llvm::Value *address = *kernel_address(expr, state);
-            if (is_memory_value(type))
-                return {read_kernel_value(state, address, type), type};
-            const sema::Type *resolved = sema::resolve(type);
-            const uint32_t size = resolved && resolved->size ? uint32_t(resolved->size) : 8;
-            return {load_integer(read_kernel(state, address, std::min<uint32_t>(size, 8)), type),
-                    type};
-        }
-        default:
-            break;
-        }
-        error("D_CODEGEN", expr.range,
-              "this name cannot be used in a probe by this version of dtx");
-        return {const64(0), type};
-    }
+    case ast::Expr::Kind::MacroArgument:
+        return lower_name(expr, state);
     case ast::Expr::Kind::Variable: {
         const VariableStorage *storage = storage_of(expr);
         if (!storage) {
@@ -421,320 +269,22 @@ Value Lowering::lower_expression(const ast::Expr &expr, ClauseState &state) {
         }
         return read_variable(*storage, nullptr, expr, state);
     }
-    case ast::Expr::Kind::Unary: {
-        const auto &u = *expr.as<ast::Unary>();
-        switch (u.op) {
-        case ast::UnaryOp::Negate:
-            return {ir_.CreateSub(const64(0),
-                                  convert(lower_scalar(*u.operand, state), u.operand->type, type)),
-                    type};
-        case ast::UnaryOp::Plus:
-            return {convert(lower_scalar(*u.operand, state), u.operand->type, type), type};
-        case ast::UnaryOp::BitNot:
-            return {ir_.CreateNot(convert(lower_scalar(*u.operand, state), u.operand->type, type)),
-                    type};
-        case ast::UnaryOp::LogicalNot:
-            return {ir_.CreateZExt(ir_.CreateNot(truth(*u.operand, state)), i64()), type};
-        case ast::UnaryOp::PreIncrement:
-        case ast::UnaryOp::PreDecrement:
-        case ast::UnaryOp::PostIncrement:
-        case ast::UnaryOp::PostDecrement: {
-            if (!is_whole_variable(*u.operand))
-                return increment_place(u, state);
-            const VariableStorage *storage = storage_of(*u.operand);
-            const std::vector<ast::ExprPtr> *keys = nullptr;
-            if (auto *sub = u.operand->as<ast::Subscript>())
-                keys = &sub->indices;
-            Value current = read_variable(*storage, keys, *u.operand, state);
-            const sema::Type *vt = storage->info->type;
-            const uint64_t step = sema::is_pointer(sema::resolve(vt)) ? pointee_size(vt) : 1;
-            bool increment =
-                u.op == ast::UnaryOp::PreIncrement || u.op == ast::UnaryOp::PostIncrement;
-            llvm::Value *updated =
-                normalize(increment ? ir_.CreateAdd(current.value, const64(step))
-                                    : ir_.CreateSub(current.value, const64(step)),
-                          vt);
-            write_variable(*storage, keys, {updated, vt}, false, state);
-            bool post = u.op == ast::UnaryOp::PostIncrement || u.op == ast::UnaryOp::PostDecrement;
-            return {post ? current.value : updated, type};
-        }
-        case ast::UnaryOp::Deref: {
-            llvm::Value *address = lower_scalar(*u.operand, state);
-            const sema::Type *pointee = sema::resolve(type);
-            uint32_t size = pointee && pointee->size ? uint32_t(pointee->size) : 8;
-            if (is_memory_value(type))
-                return {read_kernel_value(state, address, type), type};
-            llvm::Value *buffer = read_kernel(state, address, size);
-            return {load_integer(buffer, type), type};
-        }
-        case ast::UnaryOp::Stringof: {
-            Value v = lower(*u.operand, state);
-            if (v.value->getType()->isPointerTy())
-                return {v.value, type};
-            llvm::Value *buffer = scratch(state, uint32_t(strsize()));
-            store64(const64(0), buffer);
-            llvm::Value *result = call_helper(BPF_FUNC_probe_read_kernel_str, i64(),
-                                              {buffer, ir_.getInt32(uint32_t(strsize())), v.value});
-            fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress,
-                     v.value);
-            return {buffer, type};
-        }
-        case ast::UnaryOp::AddressOf:
-            if (std::optional<llvm::Value *> address = address_of(*u.operand, state))
-                return {*address, type};
-            error("D_ADDROF_VAR", expr.range,
-                  "cannot take the address of memory of the D program's own "
-                  "variables; only of memory reached through a pointer");
-            return {const64(0), type};
-        default:
-            break;
-        }
-        error("D_CODEGEN", expr.range, "internal error: an operator without a lowering");
-        return {const64(0), type};
-    }
-    case ast::Expr::Kind::Binary: {
-        const auto &b = *expr.as<ast::Binary>();
-        if (b.op == ast::BinaryOp::Comma) {
-            lower(*b.lhs, state);
-            return lower(*b.rhs, state);
-        }
-        if (b.op == ast::BinaryOp::LogicalAnd || b.op == ast::BinaryOp::LogicalOr) {
-            llvm::Value *left = truth(*b.lhs, state);
-            llvm::BasicBlock *left_end = ir_.GetInsertBlock();
-            llvm::Function *function = left_end->getParent();
-            auto *right_block = llvm::BasicBlock::Create(context_, "rhs", function);
-            auto *join = llvm::BasicBlock::Create(context_, "logical", function);
-            if (b.op == ast::BinaryOp::LogicalAnd)
-                ir_.CreateCondBr(left, right_block, join);
-            else
-                ir_.CreateCondBr(left, join, right_block);
-            ir_.SetInsertPoint(right_block);
-            llvm::Value *right = truth(*b.rhs, state);
-            llvm::BasicBlock *right_end = ir_.GetInsertBlock();
-            ir_.CreateBr(join);
-            ir_.SetInsertPoint(join);
-            llvm::PHINode *phi = ir_.CreatePHI(ir_.getInt1Ty(), 2);
-            phi->addIncoming(ir_.getInt1(b.op == ast::BinaryOp::LogicalOr), left_end);
-            phi->addIncoming(right, right_end);
-            return {ir_.CreateZExt(phi, i64()), type};
-        }
-        if (b.op == ast::BinaryOp::LogicalXor) {
-            llvm::Value *left = truth(*b.lhs, state);
-            llvm::Value *right = truth(*b.rhs, state);
-            return {ir_.CreateZExt(ir_.CreateXor(left, right), i64()), type};
-        }
-        bool comparison = b.op >= ast::BinaryOp::Lt && b.op <= ast::BinaryOp::Ne;
-        if (comparison && is_string_value(b.lhs->type) && is_string_value(b.rhs->type))
-            return string_compare(lower(*b.lhs, state), lower(*b.rhs, state), b.op);
-        if (comparison && (is_string_value(b.lhs->type) || is_string_value(b.rhs->type)))
-            return null_string_compare(b, state);
-        llvm::Value *lhs = lower_scalar(*b.lhs, state);
-        llvm::Value *rhs = lower_scalar(*b.rhs, state);
-        if (comparison) {
-            const sema::Type *lt = sema::resolve(b.lhs->type), *rt = sema::resolve(b.rhs->type);
-            bool is_signed = false;
-            if (sema::is_integer(lt) && sema::is_integer(rt)) {
-                // Both operands in their common type, as C compares them.
-                const sema::Type *common =
-                    sema::usual_arithmetic(*input_.checked.types, b.lhs->type, b.rhs->type);
-                is_signed = is_signed_type(common);
-                lhs = convert(lhs, b.lhs->type, common);
-                rhs = convert(rhs, b.rhs->type, common);
-            }
-            llvm::CmpInst::Predicate p;
-            switch (b.op) {
-            case ast::BinaryOp::Lt:
-                p = is_signed ? llvm::CmpInst::ICMP_SLT : llvm::CmpInst::ICMP_ULT;
-                break;
-            case ast::BinaryOp::Gt:
-                p = is_signed ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_UGT;
-                break;
-            case ast::BinaryOp::Le:
-                p = is_signed ? llvm::CmpInst::ICMP_SLE : llvm::CmpInst::ICMP_ULE;
-                break;
-            case ast::BinaryOp::Ge:
-                p = is_signed ? llvm::CmpInst::ICMP_SGE : llvm::CmpInst::ICMP_UGE;
-                break;
-            case ast::BinaryOp::Eq:
-                p = llvm::CmpInst::ICMP_EQ;
-                break;
-            default:
-                p = llvm::CmpInst::ICMP_NE;
-                break;
-            }
-            return {ir_.CreateZExt(ir_.CreateICmp(p, lhs, rhs), i64()), type};
-        }
-        // Pointer arithmetic scales by the pointee's size.
-        // An array is the address of its first element (sema's decayed()).
-        const sema::Type *lt = sema::resolve(b.lhs->type), *rt = sema::resolve(b.rhs->type);
-        const bool left_address = sema::is_pointer(lt) || sema::is_array(lt);
-        const bool right_address = sema::is_pointer(rt) || sema::is_array(rt);
-        if ((b.op == ast::BinaryOp::Add || b.op == ast::BinaryOp::Sub) &&
-            (left_address || right_address)) {
-            auto scale_of = [](const sema::Type *p) {
-                const sema::Type *e = sema::resolve(p->element);
-                return e && e->size ? e->size : 1;
-            };
-            // C's difference of pointers into one array is a whole number
-            // of elements: an exact division, which LLVM makes a shift or a
-            // multiplication (BPF before v4 has no signed division).
-            if (left_address && right_address)
-                return {exact_divide(ir_.CreateSub(as_number(state, lhs), as_number(state, rhs)),
-                                     scale_of(lt)),
-                        type};
-            if (left_address)
-                rhs = ir_.CreateMul(rhs, const64(scale_of(lt)));
-            else
-                lhs = ir_.CreateMul(lhs, const64(scale_of(rt)));
-            return {b.op == ast::BinaryOp::Add ? ir_.CreateAdd(lhs, rhs) : ir_.CreateSub(lhs, rhs),
-                    type};
-        }
-        // The usual arithmetic conversions (-7 / (uint32_t)7 divides
-        // 4294967289); a shift's count keeps its own type. The result keeps
-        // its 64 bits (see sema::convert_value).
-        lhs = convert(lhs, b.lhs->type, type);
-        if (b.op != ast::BinaryOp::Shl && b.op != ast::BinaryOp::Shr)
-            rhs = convert(rhs, b.rhs->type, type);
-        return {arithmetic(b.op, lhs, rhs, type, state), type};
-    }
+    case ast::Expr::Kind::Unary:
+        return lower_unary(*expr.as<ast::Unary>(), state);
+    case ast::Expr::Kind::Binary:
+        return lower_binary(*expr.as<ast::Binary>(), state);
     case ast::Expr::Kind::Assign:
         return lower_assign(*expr.as<ast::Assign>(), state);
-    case ast::Expr::Kind::Conditional: {
-        const auto &c = *expr.as<ast::Conditional>();
-        llvm::Value *condition = truth(*c.condition, state);
-        llvm::Function *function = ir_.GetInsertBlock()->getParent();
-        auto *yes = llvm::BasicBlock::Create(context_, "cond_true", function);
-        auto *no = llvm::BasicBlock::Create(context_, "cond_false", function);
-        auto *join = llvm::BasicBlock::Create(context_, "cond", function);
-        ir_.CreateCondBr(condition, yes, no);
-        ir_.SetInsertPoint(yes);
-        Value a = lower(*c.if_true, state);
-        llvm::BasicBlock *yes_end = ir_.GetInsertBlock();
-        ir_.SetInsertPoint(no);
-        Value b = lower(*c.if_false, state);
-        llvm::BasicBlock *no_end = ir_.GetInsertBlock();
-        bool memory = a.value->getType()->isPointerTy() || b.value->getType()->isPointerTy();
-        auto join_from = [&](Value &v, llvm::BasicBlock *end) {
-            ir_.SetInsertPoint(end);
-            if (memory && !v.value->getType()->isPointerTy())
-                v.value = ir_.CreateIntToPtr(v.value, ptr());
-            else if (!memory)
-                v.value = convert(v.value, v.type, type);
-            ir_.CreateBr(join);
-        };
-        join_from(a, yes_end);
-        join_from(b, no_end);
-        ir_.SetInsertPoint(join);
-        llvm::PHINode *phi = ir_.CreatePHI(memory ? ptr() : i64(), 2);
-        phi->addIncoming(a.value, yes_end);
-        phi->addIncoming(b.value, no_end);
-        return {phi, type};
-    }
+    case ast::Expr::Kind::Conditional:
+        return lower_conditional(*expr.as<ast::Conditional>(), state);
     case ast::Expr::Kind::Call:
         return lower_call(*expr.as<ast::Call>(), /*statement=*/false, state);
-    case ast::Expr::Kind::Subscript: {
-        const auto &s = *expr.as<ast::Subscript>();
-        if (const ast::Expr *substitute = substitute_of(expr)) {
-            Value value = lower(*substitute, state);
-            value.type = type;
-            return value;
-        }
-        if (auto it = input_.checked.resolutions.find(s.base.get());
-            it != input_.checked.resolutions.end()) {
-            const sema::Resolution &r = it->second;
-            if (r.kind == sema::Resolution::Kind::Builtin && r.builtin->lower_element)
-                return r.builtin->lower_element(*this, s, state);
-            if (r.kind == sema::Resolution::Kind::Inline &&
-                !r.inline_definition->parameters.empty())
-                return lower_inline_call(s, *r.inline_definition, state);
-        }
-        if (const VariableStorage *storage = storage_of(expr);
-            storage && storage->kind == VariableStorage::Kind::Map)
-            return read_variable(*storage, &s.indices, expr, state);
-        if (!storage_of(expr) && s.base->kind == ast::Expr::Kind::Variable)
-            return {const64(0), type}; // a self-> array never assigned
-        // Arrays and pointers: element i of the base's memory.
-        const sema::Type *base_type = sema::resolve(s.base->type);
-        const sema::Type *element = sema::resolve(type);
-        uint64_t element_size = element && element->size ? element->size : 1;
-        llvm::Value *index = lower_scalar(*s.indices.at(0), state);
-        if (base_type && sema::is_array(base_type)) {
-            Value base = lower(*s.base, state);
-            check_index(state, index, base_type);
-            llvm::Value *bounded = opaque(index);
-            llvm::Value *address = at(base.value, ir_.CreateMul(bounded, const64(element_size)));
-            if (is_memory_value(type))
-                return {address, type};
-            return {load_integer(address, type), type};
-        }
-        llvm::Value *pointer = lower_scalar(*s.base, state);
-        llvm::Value *address = ir_.CreateAdd(pointer, ir_.CreateMul(index, const64(element_size)));
-        uint32_t size = uint32_t(std::min<uint64_t>(element_size, 8));
-        return {load_integer(read_kernel(state, address, size), type), type};
-    }
-    case ast::Expr::Kind::Member: {
-        const auto &m = *expr.as<ast::Member>();
-        if (std::optional<Value> translated =
-                lower_translated_member(*m.base, m.member, type, state))
-            return *translated;
-        std::optional<sema::Member> member = member_of(m);
-        if (!member) {
-            error("D_CODEGEN", expr.range, "internal error: unknown member '" + m.member + "'");
-            return {const64(0), type};
-        }
-        uint64_t offset = member->byte_offset();
-        uint32_t size = uint32_t(sema::resolve(member->type)->size);
-        llvm::Value *address;
-        // A member of a kernel variable (`init_task.comm) is kernel memory too.
-        std::optional<llvm::Value *> in_kernel =
-            m.arrow ? std::optional(lower_scalar(*m.base, state)) : kernel_address(*m.base, state);
-        if (in_kernel) {
-            // Through a pointer: kernel memory, read with a probe.
-            llvm::Value *pointer = ir_.CreateAdd(*in_kernel, const64(offset));
-            if (sema::is_char_array(member->type))
-                return {read_kernel_value(state, pointer, member->type), type};
-            const uint32_t shift = uint32_t(member->bit_offset % 8);
-            uint32_t bytes = member->is_bit_field() ? (shift + member->bit_width + 7) / 8
-                                                    : std::max<uint32_t>(size, 1);
-            address = read_kernel(state, pointer, bytes);
-        } else {
-            Value base = lower(*m.base, state);
-            address = at(base.value, offset);
-            if (sema::is_char_array(member->type)) // room to be read as a string
-                return {char_array_string(state, size,
-                                          [&](llvm::Value *buffer) {
-                                              call_helper(BPF_FUNC_probe_read_kernel, i64(),
-                                                          {buffer, ir_.getInt32(size), address});
-                                          }),
-                        type};
-        }
-        if (member->is_bit_field())
-            return {load_bits(address, uint32_t(member->bit_offset % 8), member->bit_width, type),
-                    type};
-        if (is_memory_value(type))
-            return {address, type};
-        return {load_integer(address, type), type};
-    }
-    case ast::Expr::Kind::Cast: {
-        const auto &c = *expr.as<ast::Cast>();
-        if (sema::is_array(sema::resolve(c.operand->type)) && !is_memory_value(type))
-            return {normalize(lower_scalar(*c.operand, state), type), type};
-        Value v = lower(*c.operand, state);
-        if (is_memory_value(type)) {
-            if (v.value->getType()->isPointerTy())
-                return {v.value, type};
-            llvm::Value *buffer = scratch(state, uint32_t(strsize()));
-            store64(const64(0), buffer);
-            call_helper(BPF_FUNC_probe_read_kernel_str, i64(),
-                        {buffer, ir_.getInt32(uint32_t(strsize())), v.value});
-            return {buffer, type};
-        }
-        if (v.value->getType()->isPointerTy())
-            return {normalize(ir_.CreatePtrToInt(v.value, i64()), type), type};
-        if (!sema::is_integer(sema::resolve(c.operand->type))) // a pointer's 64 bits
-            return {normalize(v.value, type), type};
-        return {normalize(convert(v.value, c.operand->type, type), type), type};
-    }
+    case ast::Expr::Kind::Subscript:
+        return lower_subscript(*expr.as<ast::Subscript>(), state);
+    case ast::Expr::Kind::Member:
+        return lower_member(*expr.as<ast::Member>(), state);
+    case ast::Expr::Kind::Cast:
+        return lower_cast(*expr.as<ast::Cast>(), state);
     case ast::Expr::Kind::SizeofType:
     case ast::Expr::Kind::Offsetof:
         break; // constants, folded above
@@ -748,6 +298,187 @@ Value Lowering::lower_expression(const ast::Expr &expr, ClauseState &state) {
     return {const64(0), type};
 }
 
+Value Lowering::lower_name(const ast::Expr &expr, ClauseState &state) {
+    const sema::Type *type = expr.type;
+    auto it = input_.checked.resolutions.find(&expr);
+    if (it == input_.checked.resolutions.end()) {
+        error("D_CODEGEN", expr.range, "internal error: unresolved name");
+        return {const64(0), type};
+    }
+    const sema::Resolution &r = it->second;
+    switch (r.kind) {
+    case sema::Resolution::Kind::Builtin:
+        if (r.builtin->lower)
+            return r.builtin->lower(*this, expr, state);
+        break;
+    case sema::Resolution::Kind::Constant:
+        if (r.text)
+            return {string_literal(*r.text), type};
+        return {const64(uint64_t(r.value)), type};
+    case sema::Resolution::Kind::Inline: {
+        Value v = lower(*r.inline_definition->value, state);
+        v.value = convert(v.value, r.inline_definition->value->type, type);
+        v.type = type;
+        return v;
+    }
+    case sema::Resolution::Kind::Variable:
+        if (const VariableStorage *storage = storage_of(expr))
+            return read_variable(*storage, nullptr, expr, state);
+        break;
+    case sema::Resolution::Kind::Parameter:
+        return bound_parameter(r, expr);
+    case sema::Resolution::Kind::KernelSymbol: {
+        llvm::Value *address = *kernel_address(expr, state);
+        if (is_memory_value(type))
+            return {read_kernel_value(state, address, type), type};
+        const sema::Type *resolved = sema::resolve(type);
+        const uint32_t size = resolved && resolved->size ? uint32_t(resolved->size) : 8;
+        return {load_integer(read_kernel(state, address, std::min<uint32_t>(size, 8)), type), type};
+    }
+    default:
+        break;
+    }
+    error("D_CODEGEN", expr.range, "this name cannot be used in a probe by this version of dtx");
+    return {const64(0), type};
+}
+
+Value Lowering::lower_conditional(const ast::Conditional &c, ClauseState &state) {
+    const sema::Type *type = c.type;
+    llvm::Value *condition = truth(*c.condition, state);
+    llvm::Function *function = ir_.GetInsertBlock()->getParent();
+    auto *yes = llvm::BasicBlock::Create(context_, "cond_true", function);
+    auto *no = llvm::BasicBlock::Create(context_, "cond_false", function);
+    auto *join = llvm::BasicBlock::Create(context_, "cond", function);
+    ir_.CreateCondBr(condition, yes, no);
+    ir_.SetInsertPoint(yes);
+    Value a = lower(*c.if_true, state);
+    llvm::BasicBlock *yes_end = ir_.GetInsertBlock();
+    ir_.SetInsertPoint(no);
+    Value b = lower(*c.if_false, state);
+    llvm::BasicBlock *no_end = ir_.GetInsertBlock();
+    bool memory = a.value->getType()->isPointerTy() || b.value->getType()->isPointerTy();
+    auto join_from = [&](Value &v, llvm::BasicBlock *end) {
+        ir_.SetInsertPoint(end);
+        if (memory && !v.value->getType()->isPointerTy())
+            v.value = ir_.CreateIntToPtr(v.value, ptr());
+        else if (!memory)
+            v.value = convert(v.value, v.type, type);
+        ir_.CreateBr(join);
+    };
+    join_from(a, yes_end);
+    join_from(b, no_end);
+    ir_.SetInsertPoint(join);
+    llvm::PHINode *phi = ir_.CreatePHI(memory ? ptr() : i64(), 2);
+    phi->addIncoming(a.value, yes_end);
+    phi->addIncoming(b.value, no_end);
+    return {phi, type};
+}
+
+Value Lowering::lower_subscript(const ast::Subscript &s, ClauseState &state) {
+    const sema::Type *type = s.type;
+    if (const ast::Expr *substitute = substitute_of(s)) {
+        Value value = lower(*substitute, state);
+        value.type = type;
+        return value;
+    }
+    if (auto it = input_.checked.resolutions.find(s.base.get());
+        it != input_.checked.resolutions.end()) {
+        const sema::Resolution &r = it->second;
+        if (r.kind == sema::Resolution::Kind::Builtin && r.builtin->lower_element)
+            return r.builtin->lower_element(*this, s, state);
+        if (r.kind == sema::Resolution::Kind::Inline && !r.inline_definition->parameters.empty())
+            return lower_inline_call(s, *r.inline_definition, state);
+    }
+    if (const VariableStorage *storage = storage_of(s);
+        storage && storage->kind == VariableStorage::Kind::Map)
+        return read_variable(*storage, &s.indices, s, state);
+    if (!storage_of(s) && s.base->kind == ast::Expr::Kind::Variable)
+        return {const64(0), type}; // a self-> array never assigned
+    // Arrays and pointers: element i of the base's memory.
+    const sema::Type *base_type = sema::resolve(s.base->type);
+    const sema::Type *element = sema::resolve(type);
+    uint64_t element_size = element && element->size ? element->size : 1;
+    llvm::Value *index = lower_scalar(*s.indices.at(0), state);
+    if (base_type && sema::is_array(base_type)) {
+        Value base = lower(*s.base, state);
+        check_index(state, index, base_type);
+        llvm::Value *bounded = opaque(index);
+        llvm::Value *address = at(base.value, ir_.CreateMul(bounded, const64(element_size)));
+        if (is_memory_value(type))
+            return {address, type};
+        return {load_integer(address, type), type};
+    }
+    llvm::Value *pointer = lower_scalar(*s.base, state);
+    llvm::Value *address = ir_.CreateAdd(pointer, ir_.CreateMul(index, const64(element_size)));
+    uint32_t size = uint32_t(std::min<uint64_t>(element_size, 8));
+    return {load_integer(read_kernel(state, address, size), type), type};
+}
+
+Value Lowering::lower_member(const ast::Member &m, ClauseState &state) {
+    const sema::Type *type = m.type;
+    if (std::optional<Value> translated = lower_translated_member(*m.base, m.member, type, state))
+        return *translated;
+    std::optional<sema::Member> member = member_of(m);
+    if (!member) {
+        error("D_CODEGEN", m.range, "internal error: unknown member '" + m.member + "'");
+        return {const64(0), type};
+    }
+    uint64_t offset = member->byte_offset();
+    uint32_t size = uint32_t(sema::resolve(member->type)->size);
+    llvm::Value *address;
+    // A member of a kernel variable (`init_task.comm) is kernel memory too.
+    std::optional<llvm::Value *> in_kernel =
+        m.arrow ? std::optional(lower_scalar(*m.base, state)) : kernel_address(*m.base, state);
+    if (in_kernel) {
+        // Through a pointer: kernel memory, read with a probe.
+        llvm::Value *pointer = ir_.CreateAdd(*in_kernel, const64(offset));
+        if (sema::is_char_array(member->type))
+            return {read_kernel_value(state, pointer, member->type), type};
+        const uint32_t shift = uint32_t(member->bit_offset % 8);
+        uint32_t bytes = member->is_bit_field() ? (shift + member->bit_width + 7) / 8
+                                                : std::max<uint32_t>(size, 1);
+        address = read_kernel(state, pointer, bytes);
+    } else {
+        Value base = lower(*m.base, state);
+        address = at(base.value, offset);
+        if (sema::is_char_array(member->type)) // room to be read as a string
+            return {char_array_string(state, size,
+                                      [&](llvm::Value *buffer) {
+                                          call_helper(BPF_FUNC_probe_read_kernel, i64(),
+                                                      {buffer, ir_.getInt32(size), address});
+                                      }),
+                    type};
+    }
+    if (member->is_bit_field())
+        return {load_bits(address, uint32_t(member->bit_offset % 8), member->bit_width, type),
+                type};
+    if (is_memory_value(type))
+        return {address, type};
+    return {load_integer(address, type), type};
+}
+
+Value Lowering::lower_cast(const ast::Cast &c, ClauseState &state) {
+    // (ast::Cast's own `type` is the type as written.)
+    const sema::Type *type = static_cast<const ast::Expr &>(c).type;
+    if (sema::is_array(sema::resolve(c.operand->type)) && !is_memory_value(type))
+        return {normalize(lower_scalar(*c.operand, state), type), type};
+    Value v = lower(*c.operand, state);
+    if (is_memory_value(type)) {
+        if (v.value->getType()->isPointerTy())
+            return {v.value, type};
+        llvm::Value *buffer = scratch(state, uint32_t(strsize()));
+        store64(const64(0), buffer);
+        call_helper(BPF_FUNC_probe_read_kernel_str, i64(),
+                    {buffer, ir_.getInt32(uint32_t(strsize())), v.value});
+        return {buffer, type};
+    }
+    if (v.value->getType()->isPointerTy())
+        return {normalize(ir_.CreatePtrToInt(v.value, i64()), type), type};
+    if (!sema::is_integer(sema::resolve(c.operand->type))) // a pointer's 64 bits
+        return {normalize(v.value, type), type};
+    return {normalize(convert(v.value, c.operand->type, type), type), type};
+}
+
 llvm::Value *Lowering::as_number(ClauseState &state, llvm::Value *value) {
     // The verifier refuses arithmetic between a map value's pointer (alloca
     // scratch, a global's bytes) and a number it cannot bound (`&a[3] - p`);
@@ -755,19 +486,6 @@ llvm::Value *Lowering::as_number(ClauseState &state, llvm::Value *value) {
     llvm::Value *slot = scratch(state, 8);
     ir_.CreateAlignedStore(value, slot, llvm::Align(8), /*isVolatile=*/true);
     return ir_.CreateAlignedLoad(i64(), slot, llvm::Align(8), /*isVolatile=*/true);
-}
-
-llvm::Value *Lowering::exact_divide(llvm::Value *value, uint64_t divisor) {
-    // value / divisor where it divides exactly: an arithmetic shift by the
-    // divisor's factors of two, then a multiplication by the inverse of its
-    // odd part modulo 2^64 (Newton's iteration doubles the bits each step).
-    const unsigned shift = unsigned(std::countr_zero(divisor));
-    const uint64_t odd = divisor >> shift;
-    uint64_t inverse = odd;
-    for (int i = 0; i < 5; i++)
-        inverse *= 2 - odd * inverse;
-    llvm::Value *shifted = shift ? ir_.CreateAShr(value, const64(shift), "", true) : value;
-    return odd == 1 ? shifted : ir_.CreateMul(shifted, const64(inverse));
 }
 
 void Lowering::check_index(ClauseState &state, llvm::Value *index, const sema::Type *array) {

@@ -1,9 +1,10 @@
 // Lowering of a checked D program to LLVM IR, shared by its implementation
 // files: lower_program.cpp (module, common maps, clauses, trampolines, the
 // ERROR path), lower_storage.cpp (where variables and aggregations live),
-// lower_expr.cpp (expressions and variables) and lower_calls.cpp (actions,
-// subroutines, aggregations). Not part of codegen's interface; the
-// entry point is compile_program() in compile.h.
+// lower_expr.cpp (expressions and variables), lower_operators.cpp (unary and
+// binary operators) and lower_calls.cpp (actions, subroutines, aggregations).
+// Not part of codegen's interface; the entry point is compile_program() in
+// compile.h.
 //
 // Values: integers, enums and pointers live in i64 registers, normalized to
 // their D type (sign- or zero-extended from its width). Strings, structs,
@@ -44,6 +45,13 @@ inline constexpr uint32_t kErrorProbeId = 3;
 // Sizes and offsets of everything the lowering lays out are multiples of 8.
 inline uint32_t align8(uint64_t n) {
     return static_cast<uint32_t>((n + 7) & ~uint64_t{7});
+}
+
+// Whether a value of `type` is a string to the operators and keys: a string
+// or a char array.
+inline bool is_string_value(const sema::Type *type) {
+    const sema::Type *t = sema::resolve(type);
+    return t && (sema::is_string(t) || sema::is_char_array(t));
 }
 
 // A lowered expression: `value` is an i64 (scalars) or a ptr (memory values).
@@ -362,7 +370,6 @@ public:
     // lower_calls.cpp: the entry made for a key new to a keyed aggregation,
     // null when there is no room (the drop counted).
     llvm::Value *insert_aggregation_key(const AggregationStorage &storage, llvm::Value *key);
-    Value lower_expression(const ast::Expr &expr, ClauseState &state); // lower()'s body
     // Integers/pointers as i64 (strings etc. give their ptr as an integer).
     llvm::Value *lower_scalar(const ast::Expr &expr, ClauseState &state);
     llvm::Value *truth(const ast::Expr &expr, ClauseState &state); // i1
@@ -378,8 +385,6 @@ public:
     llvm::Value *build_key(const VariableStorage &storage, const std::vector<ast::ExprPtr> *keys,
                            ClauseState &state);
     const VariableStorage *storage_of(const ast::Expr &target);
-    Value string_compare(const Value &lhs, const Value &rhs, ast::BinaryOp op);
-    Value null_string_compare(const ast::Binary &comparison, ClauseState &state);
     llvm::Value *probe_name_field(unsigned field, ClauseState &state); // 0 prov .. 3 name
     Value lower_probe_argument(const ast::Subscript &s, const sema::Type *type, ClauseState &state);
     // The address of an lvalue in memory reached through a pointer (&p->m,
@@ -399,23 +404,52 @@ public:
     std::optional<llvm::Value *> address_of(const ast::Expr &lvalue, ClauseState &state);
     Value lower_user_register(const ast::Subscript &s, const sema::Type *type, ClauseState &state);
 
-    // Binary arithmetic on operands already in `type`, with C's division
-    // (a divide-by-zero fault) and shifts by the count modulo 64.
-    llvm::Value *arithmetic(ast::BinaryOp op, llvm::Value *a, llvm::Value *b,
-                            const sema::Type *type, ClauseState &state);
     // `target op= value` given the target's current value: the new value,
     // as the target of `type` holds it.
     llvm::Value *compound(const ast::Assign &assign, llvm::Value *current, const sema::Type *type,
                           ClauseState &state);
     // The size of what a pointer of type `pointer` points to (1 for void).
     uint64_t pointee_size(const sema::Type *pointer);
+    // `value` (an i64) as the verifier sees a plain number, never a pointer
+    // into a map: stored to scratch and read back.
+    llvm::Value *as_number(ClauseState &state, llvm::Value *value);
+
+    Value lower_expression(const ast::Expr &expr, ClauseState &state); // lower()'s body
+    // lower_expression()'s families of expressions:
+    // an identifier or a macro argument, by what it names
+    Value lower_name(const ast::Expr &expr, ClauseState &state);
+    // c ? a : b
+    Value lower_conditional(const ast::Conditional &c, ClauseState &state);
+    // a[i]: an array's or a pointer's element, an associative array, args[], an inline's call
+    Value lower_subscript(const ast::Subscript &s, ClauseState &state);
+    // s.m and p->m, of the program's memory, the kernel's or a translation
+    Value lower_member(const ast::Member &m, ClauseState &state);
+    // (type)e
+    Value lower_cast(const ast::Cast &c, ClauseState &state);
+
+    // --- lower_operators.cpp ----------------------------------------------------
+    // -e, +e, ~e, !e, ++, --, *p, stringof e and &e
+    Value lower_unary(const ast::Unary &u, ClauseState &state);
+    // ++ and -- of a whole variable (increment_place() does the other lvalues)
+    Value increment_variable(const ast::Unary &u, ClauseState &state);
+    // the comma operator; the other binary operators through the three below
+    Value lower_binary(const ast::Binary &b, ClauseState &state);
+    // &&, || and ^^
+    Value lower_logical(const ast::Binary &b, ClauseState &state);
+    // <, >, <=, >=, == and !=, of integers, pointers and strings
+    Value lower_comparison(const ast::Binary &b, ClauseState &state);
+    // +, -, *, /, %, <<, >>, &, | and ^, with pointer arithmetic
+    Value lower_arithmetic(const ast::Binary &b, ClauseState &state);
+    Value string_compare(const Value &lhs, const Value &rhs, ast::BinaryOp op);
+    Value null_string_compare(const ast::Binary &comparison, ClauseState &state);
+    // Binary arithmetic on operands already in `type`, with C's division
+    // (a divide-by-zero fault) and shifts by the count modulo 64.
+    llvm::Value *arithmetic(ast::BinaryOp op, llvm::Value *a, llvm::Value *b,
+                            const sema::Type *type, ClauseState &state);
     // `value` / `divisor` for a value the divisor divides exactly (a
     // difference of pointers), without a division: BPF before v4 has no
     // signed one.
     llvm::Value *exact_divide(llvm::Value *value, uint64_t divisor);
-    // `value` (an i64) as the verifier sees a plain number, never a pointer
-    // into a map: stored to scratch and read back.
-    llvm::Value *as_number(ClauseState &state, llvm::Value *value);
 
     // --- lower_places.cpp -----------------------------------------------------------
     // Whether an assignment to `target` sets a whole variable (x, self->x,

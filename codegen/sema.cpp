@@ -526,7 +526,7 @@ std::optional<int64_t> Checker::constant_value(const Expr &expr) const {
 
 namespace {
 
-// Signed division and remainder as the BPF code does them (lower_expr.cpp):
+// Signed division and remainder as the BPF code does them (lower_operators.cpp):
 // on the magnitudes, truncating toward zero, the remainder taking the
 // dividend's sign; INT64_MIN / -1 is INT64_MIN.
 int64_t signed_divide(int64_t a, int64_t b, bool remainder) {

@@ -463,6 +463,12 @@ Error mismatch(const ConversionSpec &spec, const FormatArgument &value) {
                    describe(value));
 }
 
+// The error of a conversion that snprintf failed to format.
+Error unformattable(const ConversionSpec &spec) {
+    return failure(conversion_label(spec.number) + " (" + spec_name(spec) +
+                   ") could not be formatted");
+}
+
 // DTrace's %Y: ctime's fields reordered as "2026 Nov 21 07:16:30", in local
 // time, with English month names whatever the locale.
 std::optional<std::string> format_date_time(uint64_t nanoseconds) {
@@ -609,10 +615,7 @@ Status Formatter::format_conversion(const ConversionSpec &spec, int width,
     auto c_format = [&](std::string_view length_modifier, char conversion) {
         return build_c_format(spec.flags, width, precision, length_modifier, conversion);
     };
-    auto c_failure = [&]() {
-        return Status(failure(conversion_label(spec.number) + " (" + spec_name(spec) +
-                              ") could not be formatted"));
-    };
+    auto c_failure = [&]() { return Status(unformattable(spec)); };
     auto append_text = [&](const std::string &text) {
         return append_c_format(out, c_format("", 's'), text.c_str()) ? Status() : c_failure();
     };
@@ -701,40 +704,7 @@ Status Formatter::format_conversion(const ConversionSpec &spec, int width,
         const auto *stack = std::get_if<StackValue>(&value);
         if (stack == nullptr)
             return mismatch(spec, value);
-        auto frame_name = [&](uint64_t pc) {
-            if (stack->user)
-                return context_.symbols.user ? context_.symbols.user(stack->pid, pc)
-                                             : hex_address(pc);
-            return context_.symbols.kernel ? context_.symbols.kernel(pc) : hex_address(pc);
-        };
-        if (context_.folded_stacks) {
-            // One line, root first, formatted as %s formats it.
-            const auto end = std::find(stack->frames.begin(), stack->frames.end(), 0);
-            std::string folded;
-            for (auto pc = std::make_reverse_iterator(end); pc != stack->frames.rend(); ++pc) {
-                std::string frame = frame_name(*pc);
-                std::replace_if(
-                    frame.begin(), frame.end(), [](char c) { return c == ';' || c == '\n'; }, '_');
-                folded = folded.empty() ? frame : folded + ";" + frame;
-            }
-            return append_text(folded.empty() ? "[empty]" : folded);
-        }
-        // As dtrace: a left-aligned %k indents every frame by the width instead
-        // of padding it; otherwise frames are not indented.
-        int indent = width < 0 ? -width : spec.flags.left_align ? width : 0;
-        std::string frame_format =
-            build_c_format(spec.flags, spec.flags.left_align ? 0 : width, precision, "", 's');
-        out += '\n';
-        for (uint64_t pc : stack->frames) {
-            if (pc == 0)
-                break;
-            std::string frame = frame_name(pc);
-            out.append(static_cast<size_t>(indent), ' ');
-            if (!append_c_format(out, frame_format, frame.c_str()))
-                return c_failure();
-            out += '\n';
-        }
-        return {};
+        return format_stack(spec, width, precision, *stack, out);
     }
     case ValueRendering::DateTime:
     case ValueRendering::Rfc822Time: {
@@ -748,6 +718,47 @@ Status Formatter::format_conversion(const ConversionSpec &spec, int width,
     }
     }
     return mismatch(spec, value);
+}
+
+Status Formatter::format_stack(const ConversionSpec &spec, int width, std::optional<int> precision,
+                               const StackValue &stack, std::string &out) const {
+    auto frame_name = [&](uint64_t pc) {
+        if (stack.user)
+            return context_.symbols.user ? context_.symbols.user(stack.pid, pc) : hex_address(pc);
+        return context_.symbols.kernel ? context_.symbols.kernel(pc) : hex_address(pc);
+    };
+    if (context_.folded_stacks) {
+        // One line, root first, formatted as %s formats it.
+        const auto end = std::find(stack.frames.begin(), stack.frames.end(), 0);
+        std::string folded;
+        for (auto pc = std::make_reverse_iterator(end); pc != stack.frames.rend(); ++pc) {
+            std::string frame = frame_name(*pc);
+            std::replace_if(
+                frame.begin(), frame.end(), [](char c) { return c == ';' || c == '\n'; }, '_');
+            folded = folded.empty() ? frame : folded + ";" + frame;
+        }
+        std::string text = folded.empty() ? "[empty]" : folded;
+        if (!append_c_format(out, build_c_format(spec.flags, width, precision, "", 's'),
+                             text.c_str()))
+            return unformattable(spec);
+        return {};
+    }
+    // As dtrace: a left-aligned %k indents every frame by the width instead
+    // of padding it; otherwise frames are not indented.
+    int indent = width < 0 ? -width : spec.flags.left_align ? width : 0;
+    std::string frame_format =
+        build_c_format(spec.flags, spec.flags.left_align ? 0 : width, precision, "", 's');
+    out += '\n';
+    for (uint64_t pc : stack.frames) {
+        if (pc == 0)
+            break;
+        std::string frame = frame_name(pc);
+        out.append(static_cast<size_t>(indent), ' ');
+        if (!append_c_format(out, frame_format, frame.c_str()))
+            return unformattable(spec);
+        out += '\n';
+    }
+    return {};
 }
 
 } // namespace dtx::trace

@@ -239,6 +239,9 @@ private:
                          std::string &out) const;
     Status format_conversion(const ConversionSpec &spec, int width, std::optional<int> precision,
                              const FormatArgument &value, std::string &out) const;
+    // %k: a stack, a frame a line, or on one line (FormatContext::folded_stacks).
+    Status format_stack(const ConversionSpec &spec, int width, std::optional<int> precision,
+                        const StackValue &stack, std::string &out) const;
 
     FormatContext context_;
 };
