@@ -1,4 +1,4 @@
-// The stable providers (proc, sched, io) as DTrace names them, built on the
+// The stable providers (proc, sched, io, tcp, lockstat) as DTrace names them, built on the
 // kernel's tracepoints so they work without kprobes. Each stable probe is a
 // raw tracepoint, a filter the trampoline evaluates before any clause runs
 // (exit fires only when the whole process exits), and its arguments as D

@@ -9,7 +9,8 @@
 //     the record: its lowering puts that function in the ActionDescription.
 // Descriptors are grouped by family, one file each (strings.cpp, actions.cpp,
 // aggregations.cpp, memory.cpp, network.cpp, symbols.cpp, speculations.cpp,
-// destructive.cpp, process.cpp, files.cpp, subroutines.cpp);
+// destructive.cpp, process.cpp, files.cpp, subroutines.cpp, locks.cpp,
+// variables.cpp);
 // table.cpp joins the families. Adding a
 // function touches its family's file only (plus, where it needs one, a helper
 // in the BPF run-time library's file of that family, codegen/runtime/*.c).
