@@ -14,22 +14,26 @@ struct ShortOption {
     std::string_view argument; // how the help names the argument; empty for a flag
     std::string_view description;
     bool Options::*flag = nullptr; // what a flag sets; options with an argument have none
+    // The D option the letter sets (-x NAME, with the letter's argument as
+    // its value), as in dtrace.
+    std::string_view option = {};
 };
 
 // In dtrace's help order: alphabetical, lower case before upper case.
 constexpr std::array short_options = {
     ShortOption{'c', "cmd", "run cmd, trace it as $target, exit when it exits"},
-    ShortOption{'C', "", "run the C preprocessor over script files", &Options::preprocess},
-    ShortOption{'D', "name[=def]", "define a preprocessor macro"},
+    ShortOption{'C', "", "run the C preprocessor over script files", nullptr, "cpp"},
+    ShortOption{'D', "name[=def]", "define a preprocessor macro", nullptr, "define"},
     ShortOption{'e', "", "exit after compiling, before enabling any probe", &Options::compile_only},
     ShortOption{'f', "func", "enable or list probes by function name"},
-    ShortOption{'F', "", "indent output by function entry and return", &Options::flow_indent},
+    ShortOption{'F', "", "indent output by function entry and return", nullptr, "flowindent"},
     ShortOption{'G', "", "write the object defining the USDT semaphores of -s's providers",
                 &Options::usdt_object},
     ShortOption{'h', "", "write a C header of USDT probe macros from -s's providers",
                 &Options::usdt_header},
     ShortOption{'i', "probe-id", "enable or list the probe with this id"},
-    ShortOption{'I', "path", "add a directory to the preprocessor's include path"},
+    ShortOption{'I', "path", "add a directory to the preprocessor's include path", nullptr,
+                "incdir"},
     ShortOption{'l', "",
                 "list the matching probes (all if no program; -p/-c add their USDT probes)",
                 &Options::list},
@@ -38,16 +42,15 @@ constexpr std::array short_options = {
     ShortOption{'o', "output", "append output to a file instead of stdout (-h, -G: write it)"},
     ShortOption{'p', "pid", "trace running process pid as $target"},
     ShortOption{'P', "provider", "enable or list probes by provider name"},
-    ShortOption{'q', "", "quiet: print only what the program traces", &Options::quiet},
+    ShortOption{'q', "", "quiet: print only what the program traces", nullptr, "quiet"},
     ShortOption{'s', "script", "enable or list the probes of a D script file"},
-    ShortOption{'U', "name", "undefine a preprocessor macro"},
+    ShortOption{'U', "name", "undefine a preprocessor macro", nullptr, "undef"},
     ShortOption{'v', "", "verbose: attributes and argument types (-l), how probes attach",
                 &Options::verbose},
     ShortOption{'V', "", "print the version and exit", &Options::version},
-    ShortOption{'w', "", "permit destructive actions", &Options::destructive},
+    ShortOption{'w', "", "permit destructive actions", nullptr, "destructive"},
     ShortOption{'x', "opt[=val]", "set a compiler or tracing option"},
-    ShortOption{'Z', "", "permit probe descriptions that match no probe",
-                &Options::zero_matches_ok},
+    ShortOption{'Z', "", "permit probe descriptions that match no probe", nullptr, "zdefs"},
 };
 
 const ShortOption *find_short_option(char letter) {
@@ -180,25 +183,6 @@ std::optional<UsageError> add_option_argument(Options &options, char letter,
         if (equals != std::string_view::npos) {
             option_value = value.substr(equals + 1);
         }
-        // The preprocessor's options act here, where -C, -D, -I and -U do.
-        if (name == "cpp" && !option_value) {
-            options.preprocess = true;
-        } else if (option_value && (name == "define" || name == "incdir" || name == "undef")) {
-            char flag = name == "define" ? 'D' : name == "incdir" ? 'I' : 'U';
-            options.cpp_args.push_back(std::string("-") + flag + *option_value);
-        } else if (name == "cpphdrs" && !option_value) {
-            options.cpp_args.emplace_back("-H");
-        } else if (name == "cppargs" && option_value) {
-            std::string_view words = *option_value;
-            while (!words.empty()) {
-                size_t start = words.find_first_not_of(" \t\n\r\f\v");
-                if (start == std::string_view::npos)
-                    break;
-                size_t end = words.find_first_of(" \t\n\r\f\v", start);
-                options.cpp_args.emplace_back(words.substr(start, end - start));
-                words.remove_prefix(end == std::string_view::npos ? words.size() : end);
-            }
-        }
         options.xopts.emplace_back(std::move(name), std::move(option_value));
         return std::nullopt;
     }
@@ -209,7 +193,7 @@ std::optional<UsageError> add_option_argument(Options &options, char letter,
         if (auto error = require_non_empty(letter == 'I' ? "directory" : "macro name")) {
             return error;
         }
-        options.cpp_args.push_back(std::string("-") + letter + std::string(value));
+        options.xopts.emplace_back(find_short_option(letter)->option, std::string(value));
         return std::nullopt;
     }
     return UsageError{"invalid option -- " + quoted(letter)};
@@ -267,6 +251,10 @@ private:
             }
             if (option->flag != nullptr) {
                 options_.*option->flag = true;
+                continue;
+            }
+            if (option->argument.empty()) {
+                options_.xopts.emplace_back(option->option, std::nullopt);
                 continue;
             }
             std::optional<std::string_view> value = group.substr(at + 1);
@@ -346,7 +334,7 @@ std::string usage_text(std::string_view program_name) {
     const std::string predicate_action = "[[ predicate ] action ]]";
     std::string flag_letters;
     for (const ShortOption &option : short_options) {
-        if (option.flag != nullptr) {
+        if (option.argument.empty()) {
             flag_letters += option.letter;
         }
     }

@@ -30,7 +30,6 @@ public:
 
 private:
     // --- sema.cpp: outer scope -------------------------------------------
-    void apply_pragmas();
     void declare(const ast::Declaration &decl);
     void define_inline(ast::InlineDefinition &def);
     static bool from_library(const ast::Node &node);

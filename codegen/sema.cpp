@@ -21,7 +21,9 @@ Checker::Checker(Program &program, DiagnosticEngine &diags, const CheckOptions &
     : program_(program), diags_(&diags), options_(options), out_(out), types_(*out.types) {}
 
 void Checker::run() {
-    apply_pragmas();
+    // The session has applied the program's option pragmas to these.
+    out_.destructive_allowed = options_.destructive;
+    out_.defaultargs = options_.defaultargs;
     find_first_assignments();
     // D is checked in program order: a variable's first assignment declares it
     // for everything after, as in dtrace.
@@ -111,20 +113,6 @@ bool Checker::declare_early(const std::string &name) {
                                             false,
                                             it->second.store->range});
     return true;
-}
-
-void Checker::apply_pragmas() {
-    out_.destructive_allowed = options_.destructive;
-    out_.defaultargs = options_.defaultargs;
-    for (const Pragma &pragma : program_.pragmas) {
-        if (pragma.words.size() < 2 || pragma.words[0] != "option")
-            continue;
-        const std::string &option = pragma.words[1];
-        if (option == "destructive")
-            out_.destructive_allowed = true;
-        else if (option == "defaultargs")
-            out_.defaultargs = true;
-    }
 }
 
 // --- declarations ------------------------------------------------------------

@@ -45,8 +45,9 @@ struct CheckOptions {
     std::optional<int64_t> target_pid; // $target: -p PID or the -c process
     // $pid, $ppid, $uid, $gid, $pgid, $sid: those of the dtx process.
     int64_t dtx_pid = 0, dtx_ppid = 0, dtx_uid = 0, dtx_gid = 0, dtx_pgid = 0, dtx_sid = 0;
-    bool defaultargs = false; // unset $N are 0 and $$N "" (also #pragma D option)
-    bool destructive = false; // -w (also #pragma D option destructive)
+    // As the options (-x, -w, #pragma D option) set them.
+    bool defaultargs = false; // unset $N are 0 and $$N ""
+    bool destructive = false; // destructive actions are allowed
     uint64_t strsize = 256;   // also #pragma D option strsize
     // The arguments of clause N's probes (program.clauses order); asked only
     // for clauses that use args[]. Unset: args[N] is argN in every clause.

@@ -31,7 +31,6 @@ struct Options {
     std::vector<ProgramSource> sources; // in command-line order
     bool list = false;                  // -l
     bool compile_only = false;          // -e
-    bool quiet = false;                 // -q
     bool verbose = false;               // -v
     bool version = false;               // -V, --version
     bool help = false;                  // --help
@@ -39,16 +38,13 @@ struct Options {
     // the object that defines their probes' semaphores (usdt_header.h).
     bool usdt_header = false;
     bool usdt_object = false;
-    bool destructive = false;           // -w
-    bool zero_matches_ok = false;       // -Z
-    bool flow_indent = false;           // -F
-    bool preprocess = false;            // -C
-    // -D name[=def], -U name, -I path in order, spelled as cpp takes them ("-DX=1").
-    std::vector<std::string> cpp_args;
     std::vector<std::string> commands; // -c, each a command line to split on whitespace
     std::vector<int> pids;             // -p
     std::string output_file;           // -o; the last one given wins, as in dtrace
-    // -x name[=value]: no '=' gives no value, "name=" an empty one.
+    // -x name[=value] in order: no '=' gives no value, "name=" an empty one.
+    // The flags that stand for options are here as those options, as dtrace
+    // has them: -q quiet, -w destructive, -Z zdefs, -F flowindent, -C cpp,
+    // -D define=X, -U undef=X, -I incdir=X.
     std::vector<std::pair<std::string, std::optional<std::string>>> xopts;
     std::vector<std::string> dump_stages; // --dump, each stage once, in the order first asked
     std::vector<std::string> macro_args;  // operands: $1, $2, ...; with -G the objects to link

@@ -49,8 +49,8 @@ Result<std::string> read_file(const std::string &path) {
 // Runs cpp over `text` and returns its output with line markers kept, so
 // diagnostics point into the original file. A `#!` first line is blanked
 // first (cpp rejects it) without moving the lines below it.
-Result<std::string> preprocess(const std::string &path, std::string text,
-                               const std::vector<std::string> &cpp_args) {
+Result<std::string> run_preprocessor(const std::string &path, std::string text,
+                                     const std::vector<std::string> &cpp_args) {
     auto cannot_run = [](int errnum) {
         return Error(std::string("cannot run the C preprocessor: ") + std::strerror(errnum),
                      errnum);
@@ -136,19 +136,21 @@ std::string expand_field_description(ProgramSource::Kind kind, const std::string
     return description + std::string(size_t(padding), ':') + rest;
 }
 
-Result<std::vector<LoadedSource>> load_program_sources(const Options &options) {
+Result<std::vector<LoadedSource>> load_program_sources(std::span<const ProgramSource> programs,
+                                                       bool preprocess,
+                                                       const std::vector<std::string> &cpp_args) {
     std::vector<LoadedSource> sources;
     size_t command_line_count = 0;
-    for (const ProgramSource &source : options.sources)
+    for (const ProgramSource &source : programs)
         command_line_count += source.kind != ProgramSource::Kind::ScriptFile;
 
     size_t command_line_index = 0;
-    for (const ProgramSource &source : options.sources) {
+    for (const ProgramSource &source : programs) {
         LoadedSource loaded;
         if (source.kind == ProgramSource::Kind::ScriptFile) {
             Result<std::string> text = read_file(source.text);
-            if (text && options.preprocess)
-                text = preprocess(source.text, std::move(*text), options.cpp_args);
+            if (text && preprocess)
+                text = run_preprocessor(source.text, std::move(*text), cpp_args);
             if (!text)
                 return std::move(text).error();
             loaded.file = std::make_unique<SourceFile>(source.text, std::move(*text));

@@ -1,13 +1,14 @@
 // Turns the program options of a command line (-n -s -P -m -f -i, in order)
 // into SourceFiles for the parser: reads script files, runs cpp over them
-// for -C, and spells -P/-m/-f/-i descriptions as full probe descriptions.
+// for -C (the cpp option), and spells -P/-m/-f/-i descriptions as full probe descriptions.
 #pragma once
 
 #include "libtrace/error.h"
-#include "session/options.h"
 #include "parser/source.h"
+#include "session/options.h"
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,11 @@ struct LoadedSource {
     bool from_command_line = false;
 };
 
-// The programs of `options` in order; an error names the file and the cause.
-Result<std::vector<LoadedSource>> load_program_sources(const Options &options);
+// The programs of `sources` in order, script files through cpp with
+// `cpp_args` if `preprocess`; an error names the file and the cause.
+Result<std::vector<LoadedSource>> load_program_sources(std::span<const ProgramSource> sources,
+                                                       bool preprocess,
+                                                       const std::vector<std::string> &cpp_args);
 
 // "-f vfs_read" is "::vfs_read:", "-m ext4" is ":ext4::", "-P syscall" is
 // "syscall:::"; any predicate or action after the description is kept.

@@ -2,8 +2,8 @@
 
 #include "codegen/builtins.h"
 #include "codegen/functions/function.h"
-#include "libtrace/options.h"
 #include "providers/provider.h"
+#include "session/option_table.h"
 
 #include <algorithm>
 #include <string>
@@ -29,8 +29,8 @@ std::string roff_line(std::string_view text) {
     return out + "\n";
 }
 
-std::string_view syntax_words(trace::OptionSyntax syntax) {
-    using S = trace::OptionSyntax;
+std::string_view syntax_words(OptionSyntax syntax) {
+    using S = OptionSyntax;
     switch (syntax) {
     case S::Flag:
         return "no value";
@@ -56,13 +56,13 @@ std::string_view syntax_words(trace::OptionSyntax syntax) {
     return "";
 }
 
-std::string_view time_words(trace::OptionTime time) {
+std::string_view time_words(OptionTime time) {
     switch (time) {
-    case trace::OptionTime::Compile:
+    case OptionTime::Compile:
         return "compile time";
-    case trace::OptionTime::Runtime:
+    case OptionTime::Runtime:
         return "run time";
-    case trace::OptionTime::Dynamic:
+    case OptionTime::Dynamic:
         return "dynamic";
     }
     return "";
@@ -111,13 +111,15 @@ std::string d_reference_roff() {
     out += ".SS Options\n"
            "Set with \\-x, #pragma D option or setopt(); when each may be set, and its value.\n"
            ".nf\n";
-    for (const trace::OptionSpec &option : trace::all_options()) {
+    for (const OptionSpec &option : all_options()) {
         std::string line = std::string(option.name) + "    " +
                            std::string(time_words(option.time)) + ", " +
                            std::string(syntax_words(option.syntax));
         if (!option.choices.empty())
             line += " " + std::string(option.choices);
-        if (option.effect == trace::OptionSpec::Effect::Ignored)
+        if (!option.default_value.empty())
+            line += "; default " + std::string(option.default_value);
+        if (option.effect == OptionSpec::Effect::Ignored)
             line += "; accepted, no effect in dtx";
         out += roff_line(line);
     }

@@ -6,12 +6,12 @@
 #include "libtrace/kernel_symbols.h"
 #include "libtrace/privileges.h"
 #include "libtrace/probe_macros.h"
-#include "session/listing.h"
-#include "session/session_impl.h"
 #include "libtrace/vmlinux_btf.h"
 #include "parser/ast_dump.h"
 #include "parser/parser.h"
 #include "providers/provider.h"
+#include "session/listing.h"
+#include "session/session_impl.h"
 
 #include <unistd.h>
 
@@ -42,16 +42,16 @@ bool wants_dump(const Options &options, std::string_view stage) {
            options.dump_stages.end();
 }
 
-// -x errtags or #pragma D option errtags, looked for before the options are
-// applied: parse errors are said in the form it asks for.
-bool wants_errtags(const Options &options, const ast::Program &program) {
-    for (const auto &[name, value] : options.xopts)
-        if (name == "errtags" && !value)
-            return true;
-    for (const ProgramOption &option : program_options(program))
-        if (option.name == "errtags" && !option.value)
-            return true;
-    return false;
+// #pragma D option errtags, looked for before the options are applied:
+// parse errors are said in the form it asks for.
+bool program_wants_errtags(const ast::Program &program) {
+    return std::ranges::any_of(program_options(program), [](const ProgramOption &option) {
+        return option.name == "errtags" && !option.value;
+    });
+}
+
+bool given_on_command_line(const Options &options, const std::string &name) {
+    return std::ranges::any_of(options.xopts, [&](const auto &xopt) { return xopt.first == name; });
 }
 
 Error usage_error(std::string message) {
@@ -66,10 +66,6 @@ Session::Session(Options options, FILE *err)
 Session::~Session() = default;
 
 Session::Impl::Impl(Options given, FILE *err_stream) : options(std::move(given)), err(err_stream) {
-    consumer_options.quiet = options.quiet;
-    consumer_options.flow_indent = options.flow_indent;
-    flags.zero_matches_allowed = options.zero_matches_ok;
-    flags.destructive = options.destructive;
     providers = providers::make_providers({&targets, elf_files});
     for (auto &provider : providers)
         if (provider->name() == "dtrace")
@@ -130,7 +126,11 @@ Status Session::Impl::take_diagnostics(DiagnosticEngine &diagnostics) {
 Status Session::Impl::load_sources() {
     if (sources_loaded)
         return {};
-    Result<std::vector<LoadedSource>> loaded = load_program_sources(options);
+    // The preprocessor's options say how script files are read.
+    if (Status applied = apply_command_line_options(); !applied)
+        return applied;
+    Result<std::vector<LoadedSource>> loaded =
+        load_program_sources(options.sources, flags.preprocess, flags.cpp_args);
     if (!loaded)
         return std::move(loaded).error();
     sources = std::move(*loaded);
@@ -157,7 +157,7 @@ Status Session::Impl::read_program() {
                                                 ? "description '" + description + "'"
                                                 : "script '" + source.file->name() + "'"});
     }
-    flags.errtags = wants_errtags(options, program);
+    flags.errtags = flags.errtags || program_wants_errtags(program);
     if (Status parsed = take_diagnostics(diagnostics); !parsed)
         return parsed;
     if (wants_dump(options, "ast")) {
@@ -242,33 +242,49 @@ Status Session::compile() {
     return *prepared ? impl_->compile() : Status();
 }
 
-Status Session::Impl::apply_options() {
-    OptionTargets targets{&compile_options, &flags, &consumer_options, &noticed_options};
+Status Session::Impl::apply_command_line_options() {
+    OptionTargets targets{&compile_options, &flags, &consumer_options};
+    for (const auto &[name, value] : options.xopts) {
+        Result<std::string> set =
+            apply_option(targets, noticed_options, OptionSource::CommandLine, name, value);
+        if (!set)
+            return failure("failed to set -x " + name + ": " + set.error().message);
+        if (!set->empty())
+            command_line_notices.push_back(*set);
+    }
+    return {};
+}
+
+Status Session::Impl::apply_program_options() {
     auto notice = [&](const std::string &text) {
         if (!text.empty())
             std::fprintf(err, "dtx: %s\n", text.c_str());
     };
-    // #pragma D option lines first, then -x (which wins).
+    // The command line wins: a pragma of an option it sets is checked, and
+    // set in copies that are then dropped.
+    codegen::CompileOptions compile_copy = compile_options;
+    SessionFlags flags_copy = flags;
+    trace::ConsumerOptions consumer_copy = consumer_options;
+    const OptionTargets copies{&compile_copy, &flags_copy, &consumer_copy};
+    const OptionTargets targets{&compile_options, &flags, &consumer_options};
     DiagnosticEngine diagnostics;
     for (const ProgramOption &option : program_options(program)) {
         Result<std::string> set =
-            apply_option(targets, OptionSource::Program, option.name, option.value);
+            apply_option(given_on_command_line(options, option.name) ? copies : targets,
+                         noticed_options, OptionSource::Program, option.name, option.value);
         if (!set) {
             diagnostics.error("D_PRAGMA_OPTSET", option.range, set.error().message);
             return take_diagnostics(diagnostics);
         }
         notice(*set);
     }
-    for (const auto &[name, value] : options.xopts) {
-        Result<std::string> set = apply_option(targets, OptionSource::CommandLine, name, value);
-        if (!set)
-            return failure("failed to set -x " + name + ": " + set.error().message);
-        notice(*set);
-    }
+    for (const std::string &text : command_line_notices)
+        notice(text);
+    command_line_notices.clear();
     consumer_options.set_option = [noticed = &noticed_options](
                                       trace::ConsumerOptions &live, const std::string &name,
                                       const std::optional<std::string> &value) {
-        return apply_option({nullptr, nullptr, &live, noticed}, OptionSource::Setopt, name, value);
+        return apply_option({nullptr, nullptr, &live}, *noticed, OptionSource::Setopt, name, value);
     };
     return {};
 }
@@ -421,7 +437,7 @@ void Session::Impl::check_probe_clauses(
 }
 
 Status Session::Impl::compile() {
-    if (Status applied = apply_options(); !applied)
+    if (Status applied = apply_program_options(); !applied)
         return applied;
     DiagnosticEngine diagnostics;
     std::map<const SourceFile *, size_t> matches_per_file;

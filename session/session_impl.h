@@ -7,12 +7,12 @@
 #include "libtrace/consumer.h"
 #include "libtrace/elf_file.h"
 #include "libtrace/probe.h"
-#include "session/option_settings.h"
-#include "session/program_sources.h"
-#include "session/session.h"
 #include "libtrace/target.h"
 #include "parser/ast.h"
 #include "parser/diagnostics.h"
+#include "session/option_settings.h"
+#include "session/program_sources.h"
+#include "session/session.h"
 
 #include <map>
 #include <memory>
@@ -44,12 +44,17 @@ struct Session::Impl {
     // --dump=ast).
     Result<bool> prepare();
     Status open_output();
-    // The -n/-s/-P/-m/-f/-i sources into `sources`, once.
+    // The -n/-s/-P/-m/-f/-i sources into `sources`, once, after the command
+    // line's options (apply_command_line_options()).
     Status load_sources();
     // Parses the sources (loaded first where they are not yet).
     Status read_program();
     Status start_targets();
-    Status apply_options();
+    // -x (and the flags that stand for options); their notices wait for
+    // apply_program_options(), which applies `#pragma D option` lines
+    // where the command line does not set the same option.
+    Status apply_command_line_options();
+    Status apply_program_options();
     Status compile();
     // The probes each clause enables (errors for descriptions that match
     // none, unless -Z), and how many each source file's clauses matched.
@@ -95,6 +100,7 @@ struct Session::Impl {
     trace::ConsumerOptions consumer_options;
     SessionFlags flags;
     std::set<std::string> noticed_options;
+    std::vector<std::string> command_line_notices;
 
     trace::ProbeTable probes;
     // The ELF files the pid and usdt providers and user symbols read, each once.

@@ -1,12 +1,12 @@
 // Writes dtx's bash completion script at build time: the template
 // (dtx.bash.in) with its word lists filled from the tables dtx parses its
-// command line with (cmd/options.cpp's options, libtrace/options.cpp's -x
+// command line with (cmd/options.cpp's options, session/option_table.cpp's -x
 // options and their choices, the --dump stages), so that the completion
 // cannot offer an option dtx lacks or miss one it has.
 // Usage: dtx-completion-words TEMPLATE OUTPUT
 
 #include "cmd/options.h"
-#include "libtrace/options.h"
+#include "session/option_table.h"
 
 #include <fstream>
 #include <iostream>
@@ -17,8 +17,8 @@
 
 namespace {
 
-using dtx::trace::OptionSpec;
-using dtx::trace::OptionSyntax;
+using dtx::session::OptionSpec;
+using dtx::session::OptionSyntax;
 
 // Whether `-x name` is usually given a value: completed as "name=".
 bool takes_value(const OptionSpec &spec) {
@@ -48,13 +48,13 @@ std::map<std::string, std::string> word_lists() {
             (option.takes_argument ? with_argument : flags).push_back(option.spelling);
     }
     std::vector<std::string> x_options, x_choices;
-    for (const OptionSpec &spec : dtx::trace::all_options()) {
+    for (const OptionSpec &spec : dtx::session::all_options()) {
         x_options.push_back(std::string(spec.name) + (takes_value(spec) ? "=" : ""));
         std::istringstream choices{std::string(spec.choices)};
         for (std::string choice; choices >> choice;)
             x_choices.push_back(std::string(spec.name) + "=" + choice);
         if (spec.syntax == OptionSyntax::Version)
-            for (std::string_view version : dtx::trace::d_versions())
+            for (std::string_view version : dtx::session::d_versions())
                 x_choices.push_back(std::string(spec.name) + "=" + std::string(version));
     }
     std::vector<std::string> stages(dtx::cmd::known_dump_stages.begin(),

@@ -111,6 +111,7 @@ std::unique_ptr<Build> compile(const std::vector<std::string> &texts,
     }
     sema::CheckOptions check_options;
     check_options.strsize = options.strsize;
+    check_options.destructive = true; // whether they are allowed is sema's test
     b->checked = sema::check_program(b->program, b->diags, check_options);
     if (b->diags.has_errors()) {
         ADD_FAILURE() << "check failed:\n" << b->errors();
@@ -146,6 +147,7 @@ std::unique_ptr<Build> compile_with_providers(const std::string &text,
     }
     sema::CheckOptions check_options;
     check_options.strsize = options.strsize;
+    check_options.destructive = true; // whether they are allowed is sema's test
     b->checked = sema::check_program(b->program, b->diags, check_options);
     if (b->diags.has_errors()) {
         ADD_FAILURE() << "check failed:\n" << b->errors();
@@ -408,7 +410,7 @@ TEST(CodegenActions, ExitRecordsItsStatus) {
 TEST(CodegenActions, RaiseAndStopRecordTheirOutcomeAndPid) {
     codegen::CompileOptions options;
     options.want_ir = true;
-    auto b = compile("#pragma D option destructive\nBEGIN { raise(9); stop(); }", options);
+    auto b = compile("BEGIN { raise(9); stop(); }", options);
     ASSERT_TRUE(b->compiled);
     EXPECT_EQ(b->description().dtx_pid_variable, "dtx_pid");
     for (size_t action = 0; action < 2; action++) {

@@ -1,8 +1,8 @@
-// dtrace's option catalogue (libtrace/options): names, tables and how values
-// are read, checked against dtrace-utils' dt_options.c; and the range each
-// option's value must be in (apply_option(), session).
-#include "libtrace/options.h"
+// dtrace's option catalogue (session/option_table.h): names, tables and how
+// values are read, checked against dtrace-utils' dt_options.c; the range each
+// option's value must be in and what its setter writes (apply_option()).
 #include "session/option_settings.h"
+#include "session/option_table.h"
 
 #include <bpf/libbpf.h>
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <set>
 
-namespace dtx::trace {
+namespace dtx::session {
 namespace {
 
 const OptionSpec &spec(std::string_view name) {
@@ -150,7 +150,7 @@ TEST(DtraceOptions, NumbersAndTextAreRequired) {
 }
 
 TEST(DtraceOptions, NoticeNamesTheOption) {
-    EXPECT_EQ(no_effect_notice(spec("cpu")), "option 'cpu' has no effect in dtx");
+    EXPECT_EQ(no_effect_notice("cpu"), "option 'cpu' has no effect in dtx");
 }
 
 // apply_option() from -x, #pragma or setopt() into fresh settings.
@@ -158,17 +158,17 @@ class OptionRanges : public ::testing::Test {
 protected:
     // "" when set, else the error's message.
     std::string set(const std::string &name, std::optional<std::string> value,
-                    session::OptionSource source = session::OptionSource::CommandLine) {
-        session::OptionTargets targets{&compile, &flags, &consumer, &noticed};
-        if (source == session::OptionSource::Setopt)
-            targets = {nullptr, nullptr, &consumer, &noticed};
-        Result<std::string> applied = session::apply_option(targets, source, name, value);
-        return applied ? "" : applied.error().message;
+                    OptionSource source = OptionSource::CommandLine) {
+        OptionTargets targets{&compile, &flags, &consumer};
+        if (source == OptionSource::Setopt)
+            targets = {nullptr, nullptr, &consumer};
+        Result<std::string> applied = apply_option(targets, noticed, source, name, value);
+        return applied ? *applied : applied.error().message;
     }
 
     codegen::CompileOptions compile;
-    session::SessionFlags flags;
-    ConsumerOptions consumer;
+    SessionFlags flags;
+    trace::ConsumerOptions consumer;
     std::set<std::string> noticed;
 };
 
@@ -241,15 +241,92 @@ TEST_F(OptionRanges, CpuNamesACpuOfThisMachine) {
 }
 
 TEST_F(OptionRanges, SetoptSaysDtracesWordsAndTheRange) {
-    EXPECT_EQ(set("stackindent", "1024", session::OptionSource::Setopt), "");
+    EXPECT_EQ(set("stackindent", "1024", OptionSource::Setopt), "");
     EXPECT_EQ(consumer.print.stack_indent, 1024u);
-    EXPECT_EQ(set("stackindent", "5000", session::OptionSource::Setopt),
+    EXPECT_EQ(set("stackindent", "5000", OptionSource::Setopt),
               "Invalid value for specified option (from 0 to 1024)");
-    EXPECT_EQ(set("stackindent", "5000", session::OptionSource::Program),
+    EXPECT_EQ(set("stackindent", "5000", OptionSource::Program),
               "option 'stackindent' needs a number from 0 to 1024, not '5000'");
-    EXPECT_EQ(set("quiet", "um", session::OptionSource::Setopt),
-              "Invalid value for specified option");
+    EXPECT_EQ(set("quiet", "um", OptionSource::Setopt), "Invalid value for specified option");
+}
+
+// Each row's setter writes its own field, and only a row that acts has one.
+TEST(OptionTable, RowsThatActHaveSetters) {
+    for (const OptionSpec &option : all_options())
+        EXPECT_EQ(option.set != nullptr, option.effect == OptionSpec::Effect::Acts) << option.name;
+}
+
+// The defaults the man page gives are the values dtx starts with.
+TEST_F(OptionRanges, DefaultsAreTheStartingValues) {
+    const codegen::CompileOptions fresh;
+    const trace::ConsumerOptions fresh_consumer;
+    auto default_of = [](std::string_view name) {
+        const OptionSpec &row = spec(name);
+        Result<OptionValue> value = parse_option(row, std::string(row.default_value));
+        EXPECT_TRUE(value) << name;
+        return value ? value->number : 0;
+    };
+    EXPECT_EQ(default_of("aggsize"), fresh.aggsize);
+    EXPECT_EQ(default_of("bufsize"), fresh.bufsize);
+    EXPECT_EQ(default_of("dynvarsize"), fresh.dynvarsize);
+    EXPECT_EQ(default_of("strsize"), fresh.strsize);
+    EXPECT_EQ(default_of("stackframes"), fresh.stackframes);
+    EXPECT_EQ(default_of("ustackframes"), fresh.ustackframes);
+    EXPECT_EQ(default_of("jstackframes"), fresh.jstackframes);
+    EXPECT_EQ(default_of("nspec"), fresh.nspec);
+    EXPECT_EQ(default_of("specsize"), fresh_consumer.speculation_size);
+    EXPECT_EQ(default_of("stackindent"), fresh_consumer.print.stack_indent);
+    EXPECT_EQ(default_of("aggsortpos"), fresh_consumer.print.sort.aggregation_position);
+    EXPECT_EQ(default_of("aggsortkeypos"), fresh_consumer.print.sort.key_position);
+    EXPECT_EQ(default_of("unwindsize"), SessionFlags{}.unwindsize);
+    // Every default reads and is in its range.
+    for (const OptionSpec &option : all_options()) {
+        if (!option.default_value.empty()) {
+            EXPECT_EQ(set(std::string(option.name), std::string(option.default_value)), "")
+                << option.name;
+        }
+    }
+    EXPECT_EQ(compile.aggsize, fresh.aggsize);
+    EXPECT_EQ(consumer.output, fresh_consumer.output);
+    EXPECT_EQ(consumer.print.stack_format, fresh_consumer.print.stack_format);
+}
+
+// setopt() reaches only the consumer's fields: every dynamic option that
+// acts can be set with nothing else to write.
+TEST_F(OptionRanges, DynamicOptionsWriteOnlyTheConsumer) {
+    for (const OptionSpec &option : all_options()) {
+        if (option.time == OptionTime::Dynamic && option.set) {
+            EXPECT_EQ(set(std::string(option.name), "1", OptionSource::Setopt), "") << option.name;
+        }
+    }
+    EXPECT_TRUE(consumer.quiet);
+    EXPECT_EQ(consumer.print.stack_indent, 1u);
+}
+
+TEST_F(OptionRanges, FlagsAndPreprocessorOptionsSetTheSession) {
+    EXPECT_EQ(set("zdefs", std::nullopt), "");
+    EXPECT_EQ(set("destructive", std::nullopt), "");
+    EXPECT_EQ(set("cpp", std::nullopt), "");
+    EXPECT_EQ(set("define", "A=1"), "");
+    EXPECT_EQ(set("cppargs", " -DC  -DD=2 "), "");
+    EXPECT_EQ(set("cpphdrs", std::nullopt), "");
+    EXPECT_EQ(set("incdir", "/inc"), "");
+    EXPECT_EQ(set("undef", "B"), "");
+    EXPECT_TRUE(flags.zero_matches_allowed);
+    EXPECT_TRUE(flags.destructive);
+    EXPECT_TRUE(flags.preprocess);
+    EXPECT_EQ(flags.cpp_args,
+              (std::vector<std::string>{"-DA=1", "-DC", "-DD=2", "-H", "-I/inc", "-UB"}));
+    EXPECT_EQ(set("define", "X", OptionSource::Program),
+              "option 'define' cannot be set in a D program (Option cannot be used from within "
+              "a D program): give it on the command line, -x define");
+}
+
+TEST_F(OptionRanges, IgnoredOptionsAreNoticedOnce) {
+    EXPECT_EQ(set("lockmem", "1g"), "option 'lockmem' has no effect in dtx");
+    EXPECT_EQ(set("lockmem", "2g"), "");
+    EXPECT_EQ(set("switchrate", "10hz"), ""); // moot: nothing to say
 }
 
 } // namespace
-} // namespace dtx::trace
+} // namespace dtx::session

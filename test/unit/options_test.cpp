@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <initializer_list>
 #include <ostream>
 
@@ -25,6 +26,13 @@ using dtx::cmd::usage_text;
 using dtx::cmd::UsageError;
 using Kind = ProgramSource::Kind;
 using Strings = std::vector<std::string>;
+using Xopts = std::vector<std::pair<std::string, std::optional<std::string>>>;
+
+// Whether `options` sets the D option `name` with no value (-q is -x quiet).
+bool sets(const Options &options, std::string_view name) {
+    return std::ranges::count(options.xopts, std::pair<std::string, std::optional<std::string>>(
+                                                 std::string(name), std::nullopt)) > 0;
+}
 
 std::variant<Options, UsageError> parse(std::initializer_list<const char *> args) {
     std::vector<const char *> argv{"dtx"};
@@ -93,14 +101,14 @@ TEST(Options, FunctionOptionKeepsPredicateAndAction) {
 TEST(Options, SourceTextIsTakenVerbatimEvenIfItLooksLikeAnOption) {
     Options options = parse_ok({"-n", "-q"});
     EXPECT_EQ(options.sources, (std::vector<ProgramSource>{{Kind::ProbeDescription, "-q"}}));
-    EXPECT_FALSE(options.quiet);
+    EXPECT_FALSE(sets(options, "quiet"));
 }
 
 // --- grouping ---
 
 TEST(Options, FlagsGroupedBeforeOptionWithSeparateArgument) {
     Options options = parse_ok({"-qn", "BEGIN{}"});
-    EXPECT_TRUE(options.quiet);
+    EXPECT_TRUE(sets(options, "quiet"));
     EXPECT_EQ(options.sources, (std::vector<ProgramSource>{{Kind::ProbeDescription, "BEGIN{}"}}));
 }
 
@@ -114,14 +122,14 @@ TEST(Options, FlagsGroupedBeforeOptionWithAttachedArgument) {
 
 TEST(Options, RestOfGroupAfterOptionWithArgumentIsItsArgument) {
     Options options = parse_ok({"-nq"});
-    EXPECT_FALSE(options.quiet);
+    EXPECT_FALSE(sets(options, "quiet"));
     EXPECT_EQ(options.sources, (std::vector<ProgramSource>{{Kind::ProbeDescription, "q"}}));
 }
 
 TEST(Options, ShebangLineGroupsQuietAndScript) {
     // `#!/usr/sbin/dtx -qs` runs as: dtx -qs ./script.d arg...
     Options options = parse_ok({"-qs", "./script.d", "1234", "foo"});
-    EXPECT_TRUE(options.quiet);
+    EXPECT_TRUE(sets(options, "quiet"));
     EXPECT_EQ(options.sources, (std::vector<ProgramSource>{{Kind::ScriptFile, "./script.d"}}));
     EXPECT_EQ(options.macro_args, (Strings{"1234", "foo"}));
 }
@@ -139,30 +147,39 @@ TEST_P(FlagTest, SetsOnlyItsField) {
     Options options = parse_ok({GetParam().option, "-n", "BEGIN"});
     EXPECT_TRUE(options.*GetParam().field);
     for (bool Options::*other :
-         {&Options::list, &Options::compile_only, &Options::quiet, &Options::verbose,
-          &Options::version, &Options::help, &Options::destructive, &Options::zero_matches_ok,
-          &Options::flow_indent, &Options::preprocess, &Options::usdt_header,
-          &Options::usdt_object}) {
+         {&Options::list, &Options::compile_only, &Options::verbose, &Options::version,
+          &Options::help, &Options::usdt_header, &Options::usdt_object}) {
         if (other != GetParam().field) {
             EXPECT_FALSE(options.*other);
         }
     }
+    EXPECT_TRUE(options.xopts.empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Options, FlagTest,
     testing::Values(FlagCase{"-l", &Options::list}, FlagCase{"-e", &Options::compile_only},
-                    FlagCase{"-q", &Options::quiet}, FlagCase{"-v", &Options::verbose},
-                    FlagCase{"-V", &Options::version}, FlagCase{"--help", &Options::help},
-                    FlagCase{"--version", &Options::version}, FlagCase{"-h", &Options::usdt_header},
-                    FlagCase{"-G", &Options::usdt_object}, FlagCase{"-w", &Options::destructive},
-                    FlagCase{"-Z", &Options::zero_matches_ok},
-                    FlagCase{"-F", &Options::flow_indent}, FlagCase{"-C", &Options::preprocess}));
+                    FlagCase{"-v", &Options::verbose}, FlagCase{"-V", &Options::version},
+                    FlagCase{"--help", &Options::help}, FlagCase{"--version", &Options::version},
+                    FlagCase{"-h", &Options::usdt_header}, FlagCase{"-G", &Options::usdt_object}));
+
+// As in dtrace, these letters set D options: the session applies them as -x.
+TEST(Options, FlagsThatStandForOptions) {
+    for (auto [letter, name] :
+         std::initializer_list<std::pair<const char *, const char *>>{{"-q", "quiet"},
+                                                                      {"-w", "destructive"},
+                                                                      {"-Z", "zdefs"},
+                                                                      {"-F", "flowindent"},
+                                                                      {"-C", "cpp"}}) {
+        Options options = parse_ok({letter, "-n", "BEGIN"});
+        EXPECT_EQ(options.xopts, (Xopts{{name, std::nullopt}})) << letter;
+    }
+}
 
 TEST(Options, RepeatedFlagIsHarmless) {
     Options options = parse_ok({"-vv", "-q", "-q", "-n", "BEGIN"});
     EXPECT_TRUE(options.verbose);
-    EXPECT_TRUE(options.quiet);
+    EXPECT_TRUE(sets(options, "quiet"));
 }
 
 // --- modes that need no program ---
@@ -225,8 +242,11 @@ TEST(Options, HeaderAndObjectModes) {
 TEST(Options, CppArgumentsKeepOrderAndSpelling) {
     Options options =
         parse_ok({"-C", "-D", "FOO=1", "-UBAR", "-I", "/usr/include/dtx", "-DDEBUG", "-s", "a.d"});
-    EXPECT_TRUE(options.preprocess);
-    EXPECT_EQ(options.cpp_args, (Strings{"-DFOO=1", "-UBAR", "-I/usr/include/dtx", "-DDEBUG"}));
+    EXPECT_EQ(options.xopts, (Xopts{{"cpp", std::nullopt},
+                                    {"define", "FOO=1"},
+                                    {"undef", "BAR"},
+                                    {"incdir", "/usr/include/dtx"},
+                                    {"define", "DEBUG"}}));
 }
 
 TEST(Options, EmptyCppArgumentsAreRejected) {
@@ -293,20 +313,11 @@ TEST(Options, OutputFileMayNotBeEmpty) {
 TEST(Options, XoptsAttachedSeparateAndGrouped) {
     Options options =
         parse_ok({"-xbufsize=4m", "-x", "quiet", "-qxstrsize=", "-x", "a=b=c", "-n", "BEGIN"});
-    using Xopt = std::pair<std::string, std::optional<std::string>>;
-    EXPECT_EQ(options.xopts,
-              (std::vector<Xopt>{
-                  {"bufsize", "4m"}, {"quiet", std::nullopt}, {"strsize", ""}, {"a", "b=c"}}));
-    EXPECT_TRUE(options.quiet);
-}
-
-TEST(Options, XoptsOfThePreprocessorActLikeTheirLetters) {
-    Options options =
-        parse_ok({"-x", "cpp", "-x", "define=A=1", "-x", "incdir=/inc", "-x", "undef=B", "-x",
-                  "cppargs= -DC  -DD=2 ", "-x", "cpphdrs", "-n", "BEGIN"});
-    EXPECT_TRUE(options.preprocess);
-    EXPECT_EQ(options.cpp_args, (Strings{"-DA=1", "-I/inc", "-UB", "-DC", "-DD=2", "-H"}));
-    EXPECT_EQ(options.xopts.size(), 6u); // still checked as options by the session
+    EXPECT_EQ(options.xopts, (Xopts{{"bufsize", "4m"},
+                                    {"quiet", std::nullopt},
+                                    {"quiet", std::nullopt},
+                                    {"strsize", ""},
+                                    {"a", "b=c"}}));
 }
 
 TEST(Options, XoptNeedsAName) {
@@ -354,13 +365,13 @@ TEST(Options, OperandsBecomeMacroArguments) {
 TEST(Options, OptionsAfterOperandsAreStillOptions) {
     // dtrace resumes option parsing after each operand.
     Options options = parse_ok({"-n", "BEGIN", "one", "-q", "two"});
-    EXPECT_TRUE(options.quiet);
+    EXPECT_TRUE(sets(options, "quiet"));
     EXPECT_EQ(options.macro_args, (Strings{"one", "two"}));
 }
 
 TEST(Options, DoubleDashEndsOptions) {
     Options options = parse_ok({"-n", "BEGIN", "--", "-q", "-5", "--help"});
-    EXPECT_FALSE(options.quiet);
+    EXPECT_FALSE(sets(options, "quiet"));
     EXPECT_FALSE(options.help);
     EXPECT_EQ(options.macro_args, (Strings{"-q", "-5", "--help"}));
 }

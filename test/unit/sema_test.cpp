@@ -591,7 +591,7 @@ TEST(SemaMacros, DefaultArgs) {
     options.defaultargs = true;
     EXPECT_EQ(value_of("$1", "", options), 0);
     EXPECT_EQ(type_of("$$1", "", options), "string");
-    EXPECT_EQ(errors("#pragma D option defaultargs\nBEGIN { trace($2 + $target); }"), Codes{});
+    EXPECT_EQ(errors("BEGIN { trace($2 + $target); }", options), Codes{});
 }
 
 TEST(SemaMacros, TargetAndProcessVariables) {
@@ -782,7 +782,7 @@ TEST(SemaFunctions, DestructiveActionsNeedPermission) {
     CheckOptions w;
     w.destructive = true;
     EXPECT_EQ(errors("BEGIN { raise(SIGSTOP); }", w), Codes{});
-    EXPECT_EQ(errors("#pragma D option destructive\nBEGIN { stop(); }"), Codes{});
+    EXPECT_EQ(errors("BEGIN { stop(); }", w), Codes{});
 }
 
 TEST(SemaFunctions, ActionsAreStatements) {
@@ -1007,6 +1007,9 @@ TEST_P(SemaCorpus, ChecksClean) {
     text << in.rdbuf();
     CheckOptions options;
     options.target_pid = 4242; // several scripts trace $target
+    // As their `#pragma D option` lines ask (the session applies those).
+    options.destructive = true;
+    options.defaultargs = true;
     auto c = check(text.str(), options);
     std::ostringstream rendered;
     c->diags.render(rendered);

@@ -1,4 +1,4 @@
-#include "libtrace/options.h"
+#include "session/option_values.h"
 
 #include <algorithm>
 #include <array>
@@ -7,112 +7,11 @@
 #include <cstdlib>
 #include <strings.h>
 
-namespace dtx::trace {
+namespace dtx::session {
 
 namespace {
 
-using Time = OptionTime;
 using Syntax = OptionSyntax;
-using Effect = OptionSpec::Effect;
-
-// dt_options.c's tables, in one list sorted by name, with three of dtx's
-// own: oformat (FreeBSD DTrace's structured output, here JSON lines),
-// stackformat (folded stacks for flame graphs) and unwindsize (the room for
-// ustack()'s unwind tables).
-constexpr std::array kOptions = {
-    OptionSpec{"aggpercpu", Time::Compile, Syntax::Flag, Effect::Ignored},
-    OptionSpec{"aggrate", Time::Dynamic, Syntax::Rate, Effect::Moot},
-    OptionSpec{"aggsize", Time::Runtime, Syntax::Size, Effect::Acts},
-    OptionSpec{"aggsortkey", Time::Dynamic, Syntax::Toggle, Effect::Acts},
-    OptionSpec{"aggsortkeypos", Time::Dynamic, Syntax::Toggle, Effect::Acts},
-    OptionSpec{"aggsortpos", Time::Dynamic, Syntax::Toggle, Effect::Acts},
-    OptionSpec{"aggsortrev", Time::Dynamic, Syntax::Toggle, Effect::Acts},
-    OptionSpec{"amin", Time::Compile, Syntax::Text, Effect::Ignored},
-    OptionSpec{"argref", Time::Compile, Syntax::Flag, Effect::Ignored},
-    OptionSpec{"bpflog", Time::Runtime, Syntax::Toggle, Effect::Ignored},
-    OptionSpec{"bpflogsize", Time::Runtime, Syntax::Size, Effect::Ignored},
-    OptionSpec{"bufpolicy", Time::Runtime, Syntax::Choice, Effect::Ignored, false,
-               "ring fill switch"},
-    OptionSpec{"bufresize", Time::Runtime, Syntax::Choice, Effect::Ignored, false, "auto manual"},
-    OptionSpec{"bufsize", Time::Runtime, Syntax::Size, Effect::Acts},
-    OptionSpec{"cleanrate", Time::Runtime, Syntax::Rate, Effect::Moot},
-    OptionSpec{"core", Time::Compile, Syntax::Flag, Effect::Ignored},
-    OptionSpec{"cpp", Time::Compile, Syntax::Flag, Effect::Acts},
-    OptionSpec{"cppargs", Time::Compile, Syntax::Text, Effect::Acts, true},
-    OptionSpec{"cpphdrs", Time::Compile, Syntax::Flag, Effect::Acts, true},
-    OptionSpec{"cpppath", Time::Compile, Syntax::Text, Effect::Ignored, true},
-    OptionSpec{"cpu", Time::Runtime, Syntax::Toggle, Effect::Acts},
-    OptionSpec{"ctfpath", Time::Compile, Syntax::Text, Effect::Ignored, true},
-    OptionSpec{"ctypes", Time::Compile, Syntax::Text, Effect::Ignored},
-    OptionSpec{"debug", Time::Compile, Syntax::Flag, Effect::Ignored},
-    OptionSpec{"debugassert", Time::Compile, Syntax::Choice, Effect::Ignored, false, "mutexes"},
-    OptionSpec{"defaultargs", Time::Compile, Syntax::Flag, Effect::Acts},
-    OptionSpec{"define", Time::Compile, Syntax::Text, Effect::Acts, true},
-    OptionSpec{"destructive", Time::Runtime, Syntax::Toggle, Effect::Acts},
-    OptionSpec{"disasm", Time::Compile, Syntax::Number, Effect::Ignored},
-    OptionSpec{"droptags", Time::Compile, Syntax::Ignored, Effect::Ignored},
-    OptionSpec{"dtypes", Time::Compile, Syntax::Text, Effect::Ignored},
-    OptionSpec{"dynvarsize", Time::Runtime, Syntax::Size, Effect::Acts},
-    OptionSpec{"empty", Time::Compile, Syntax::Flag, Effect::Ignored},
-    OptionSpec{"errtags", Time::Compile, Syntax::Flag, Effect::Acts},
-    OptionSpec{"evaltime", Time::Compile, Syntax::Choice, Effect::Ignored, false,
-               "exec preinit postinit main"},
-    OptionSpec{"flowindent", Time::Dynamic, Syntax::Toggle, Effect::Acts},
-    OptionSpec{"grabanon", Time::Runtime, Syntax::Toggle, Effect::Ignored},
-    OptionSpec{"incdir", Time::Compile, Syntax::Text, Effect::Acts, true},
-    OptionSpec{"iregs", Time::Compile, Syntax::Positive, Effect::Ignored},
-    OptionSpec{"jstackframes", Time::Runtime, Syntax::Toggle, Effect::Acts},
-    OptionSpec{"jstackstrsize", Time::Runtime, Syntax::Size, Effect::Ignored},
-    OptionSpec{"kdefs", Time::Compile, Syntax::Flag, Effect::Ignored},
-    OptionSpec{"knodefs", Time::Compile, Syntax::Flag, Effect::Ignored},
-    OptionSpec{"late", Time::Compile, Syntax::Choice, Effect::Ignored, false, "dynamic static"},
-    OptionSpec{"lazyload", Time::Compile, Syntax::Ignored, Effect::Ignored},
-    OptionSpec{"ldpath", Time::Compile, Syntax::Text, Effect::Ignored, true},
-    OptionSpec{"libdir", Time::Compile, Syntax::Text, Effect::Ignored},
-    OptionSpec{"linkmode", Time::Compile, Syntax::Choice, Effect::Ignored, false,
-               "kernel dynamic static"},
-    OptionSpec{"linknommap", Time::Compile, Syntax::Ignored, Effect::Ignored},
-    OptionSpec{"linktype", Time::Compile, Syntax::Choice, Effect::Ignored, false, "elf dof"},
-    OptionSpec{"lockmem", Time::Runtime, Syntax::Size, Effect::Ignored},
-    OptionSpec{"maxframes", Time::Runtime, Syntax::Toggle, Effect::Ignored},
-    OptionSpec{"modpath", Time::Compile, Syntax::Text, Effect::Ignored, true},
-    OptionSpec{"nolibs", Time::Compile, Syntax::Flag, Effect::Ignored},
-    OptionSpec{"noresolve", Time::Runtime, Syntax::Toggle, Effect::Ignored},
-    OptionSpec{"nspec", Time::Runtime, Syntax::Toggle, Effect::Acts},
-    OptionSpec{"oformat", Time::Runtime, Syntax::Choice, Effect::Acts, false, "text json"},
-    OptionSpec{"pcapsize", Time::Runtime, Syntax::Size, Effect::Ignored},
-    OptionSpec{"pgmax", Time::Compile, Syntax::Number, Effect::Ignored},
-    OptionSpec{"preallocate", Time::Compile, Syntax::Size, Effect::Ignored},
-    OptionSpec{"printsize", Time::Dynamic, Syntax::Size, Effect::Ignored},
-    OptionSpec{"procfspath", Time::Compile, Syntax::Text, Effect::Ignored, true},
-    OptionSpec{"pspec", Time::Compile, Syntax::Flag, Effect::Ignored},
-    OptionSpec{"quiet", Time::Dynamic, Syntax::Toggle, Effect::Acts},
-    OptionSpec{"quietresize", Time::Dynamic, Syntax::Toggle, Effect::Moot},
-    OptionSpec{"rawbytes", Time::Dynamic, Syntax::Toggle, Effect::Acts},
-    OptionSpec{"scratchsize", Time::Runtime, Syntax::Size, Effect::Ignored},
-    OptionSpec{"specsize", Time::Runtime, Syntax::Size, Effect::Acts},
-    OptionSpec{"stackformat", Time::Runtime, Syntax::Choice, Effect::Acts, false, "default folded"},
-    OptionSpec{"stackframes", Time::Runtime, Syntax::Toggle, Effect::Acts},
-    OptionSpec{"stackindent", Time::Dynamic, Syntax::Toggle, Effect::Acts},
-    OptionSpec{"statusrate", Time::Runtime, Syntax::Rate, Effect::Moot},
-    OptionSpec{"stdc", Time::Compile, Syntax::Choice, Effect::Ignored, true, "a c t s"},
-    OptionSpec{"strip", Time::Compile, Syntax::Flag, Effect::Ignored},
-    OptionSpec{"strsize", Time::Runtime, Syntax::Size, Effect::Acts},
-    OptionSpec{"switchrate", Time::Dynamic, Syntax::Rate, Effect::Moot},
-    OptionSpec{"syslibdir", Time::Compile, Syntax::Text, Effect::Ignored},
-    OptionSpec{"sysslice", Time::Compile, Syntax::Text, Effect::Ignored},
-    OptionSpec{"tree", Time::Compile, Syntax::Positive, Effect::Ignored},
-    OptionSpec{"tregs", Time::Compile, Syntax::Positive, Effect::Ignored},
-    OptionSpec{"udefs", Time::Compile, Syntax::Flag, Effect::Ignored},
-    OptionSpec{"undef", Time::Compile, Syntax::Text, Effect::Acts, true},
-    OptionSpec{"unodefs", Time::Compile, Syntax::Flag, Effect::Ignored},
-    OptionSpec{"unwindsize", Time::Runtime, Syntax::Size, Effect::Acts},
-    OptionSpec{"useruid", Time::Compile, Syntax::Number, Effect::Ignored},
-    OptionSpec{"ustackframes", Time::Runtime, Syntax::Toggle, Effect::Acts},
-    OptionSpec{"verbose", Time::Compile, Syntax::Flag, Effect::Ignored},
-    OptionSpec{"version", Time::Compile, Syntax::Version, Effect::Acts},
-    OptionSpec{"zdefs", Time::Compile, Syntax::Flag, Effect::Acts},
-};
 
 // libdtrace/versions.list.
 constexpr std::array<std::string_view, 21> kVersions = {
@@ -253,17 +152,6 @@ std::string version_list() {
 
 } // namespace
 
-const OptionSpec *find_option(std::string_view name) {
-    auto found = std::lower_bound(
-        kOptions.begin(), kOptions.end(), name,
-        [](const OptionSpec &spec, std::string_view wanted) { return spec.name < wanted; });
-    return found != kOptions.end() && found->name == name ? &*found : nullptr;
-}
-
-std::span<const OptionSpec> all_options() {
-    return kOptions;
-}
-
 std::span<const std::string_view> d_versions() {
     return kVersions;
 }
@@ -278,14 +166,16 @@ std::string_view dtrace_reason(const Error &option_error) {
     return option_error.details.front();
 }
 
-Result<OptionValue> parse_option(const OptionSpec &spec, const std::optional<std::string> &value) {
-    const std::string name(spec.name);
+Result<OptionValue> read_option_value(std::string_view option, OptionSyntax syntax,
+                                      std::string_view choices,
+                                      const std::optional<std::string> &value) {
+    const std::string name(option);
     auto invalid = [&](const std::string &expected) {
         std::string given = value ? "'" + *value + "'" : "nothing";
         return option_error("option '" + name + "' needs " + expected + ", not " + given,
                             kInvalidOptionValue);
     };
-    switch (spec.syntax) {
+    switch (syntax) {
     case Syntax::Flag:
         if (value)
             return option_error("option '" + name + "' takes no value, not '" + *value + "'",
@@ -329,7 +219,7 @@ Result<OptionValue> parse_option(const OptionSpec &spec, const std::optional<std
             return invalid("a value");
         return OptionValue{};
     case Syntax::Choice: {
-        std::string words(spec.choices);
+        std::string words(choices);
         std::string listed;
         for (char c : words)
             listed += c == ' ' ? std::string(", ") : std::string(1, c);
@@ -339,8 +229,8 @@ Result<OptionValue> parse_option(const OptionSpec &spec, const std::optional<std
                 size_t end = std::min(words.find(' ', start), words.size());
                 std::string word = words.substr(start, end - start);
                 // dtrace compares linktype without regard to case.
-                bool same = spec.name == "linktype" ? strcasecmp(word.c_str(), value->c_str()) == 0
-                                                    : word == *value;
+                bool same = option == "linktype" ? strcasecmp(word.c_str(), value->c_str()) == 0
+                                                 : word == *value;
                 if (same)
                     return OptionValue{};
                 start = end + 1;
@@ -352,7 +242,7 @@ Result<OptionValue> parse_option(const OptionSpec &spec, const std::optional<std
     case Syntax::Positive: {
         std::string_view rest;
         std::optional<uint64_t> number = value ? leading_number(*value, rest) : std::nullopt;
-        bool positive = spec.syntax == Syntax::Positive;
+        bool positive = syntax == Syntax::Positive;
         if (!number || !rest.empty() || (positive && *number == 0))
             return invalid(positive ? "a number from 1" : "a number from 0");
         return OptionValue{true, *number};
@@ -373,8 +263,8 @@ Result<OptionValue> parse_option(const OptionSpec &spec, const std::optional<std
     return OptionValue{};
 }
 
-std::string no_effect_notice(const OptionSpec &spec) {
-    return "option '" + std::string(spec.name) + "' has no effect in dtx";
+std::string no_effect_notice(std::string_view name) {
+    return "option '" + std::string(name) + "' has no effect in dtx";
 }
 
-} // namespace dtx::trace
+} // namespace dtx::session

@@ -1,8 +1,6 @@
-// dtrace's options, as dtrace-utils defines them (libdtrace/dt_options.c):
-// every name -x, #pragma D option and setopt() accept, when each may be set,
-// how its value is read, and whether dtx acts on it. An option dtx does not
-// act on is still accepted (with a notice that it has no effect), and its
-// value is checked as dtrace checks it.
+// How dtrace reads an option's value (libdtrace/dt_options.c): the kinds of
+// value (sizes, rates, toggles ...), the words it refuses them with, and the
+// D versions it knows. The options themselves are rows of option_table.h.
 #pragma once
 
 #include "libtrace/error.h"
@@ -13,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-namespace dtx::trace {
+namespace dtx::session {
 
 // dtrace's three option tables.
 enum class OptionTime : uint8_t {
@@ -29,30 +27,12 @@ enum class OptionSyntax : uint8_t {
     Size,     // bytes, with an optional k, m, g or t suffix; none: 0
     Rate,     // a number with a time unit (ns us ms s m h d) or hz; none: 0
     Text,     // any text, required
-    Choice,   // one of the spec's `choices`
+    Choice,   // one of the option's choices
     Number,   // a non-negative integer, required
     Positive, // an integer from 1, required
     Version,  // a D language version dtrace defines
     Ignored,  // anything or nothing (droptags, lazyload, linknommap)
 };
-
-struct OptionSpec {
-    std::string_view name;
-    OptionTime time;
-    OptionSyntax syntax;
-    // What dtx does with it: Acts (dtx implements it), Moot (nothing needs
-    // doing: dtx's consumer meets any rate, never resizes buffers), or
-    // Ignored (dtx has no such feature: accepted with a notice).
-    enum class Effect : uint8_t { Acts, Moot, Ignored } effect;
-    // cpp and linker settings, which dtrace refuses inside a D program.
-    bool outside_program = false;
-    std::string_view choices = {}; // Choice: the words, space-separated
-};
-
-// Null for a name dtrace does not define.
-const OptionSpec *find_option(std::string_view name);
-// Every option, sorted by name (shell completion lists them).
-std::span<const OptionSpec> all_options();
 
 // The D language versions dtrace-utils defines, oldest first ("1.0" ...).
 std::span<const std::string_view> d_versions();
@@ -79,13 +59,16 @@ Error option_error(std::string message, std::string_view dtrace_reason);
 // The dtrace words of an option_error().
 std::string_view dtrace_reason(const Error &option_error);
 
-// Reads `value` (none: the name alone, "-x quiet") as `spec` takes it: its
-// syntax, not its range (apply_option() in session knows each
-// option's). A number too large for 64 bits, given or once scaled by its
-// suffix or unit, reads as UINT64_MAX, above every range.
-Result<OptionValue> parse_option(const OptionSpec &spec, const std::optional<std::string> &value);
+// Reads `value` (none: the name alone, "-x quiet") of the option `name` as
+// `syntax` has it (`choices`: a Choice's words, space-separated): its form,
+// not its range (the option's row has that). A number too large for 64 bits,
+// given or once scaled by its suffix or unit, reads as UINT64_MAX, above
+// every range.
+Result<OptionValue> read_option_value(std::string_view name, OptionSyntax syntax,
+                                      std::string_view choices,
+                                      const std::optional<std::string> &value);
 
 // The one-line notice for an option dtx accepts but does not act on.
-std::string no_effect_notice(const OptionSpec &spec);
+std::string no_effect_notice(std::string_view name);
 
-} // namespace dtx::trace
+} // namespace dtx::session
