@@ -16,9 +16,9 @@ namespace dtx::sema {
 // What a trampoline fills in for the clauses that read a variable.
 enum class ProbeData : uint8_t { None, Arguments, Errno };
 
-using VariableLowering = codegen::Value (*)(codegen::Lowering &lowering, const ast::Expr &expr,
-                                            codegen::ClauseState &state);
-using ElementLowering = codegen::Value (*)(codegen::Lowering &lowering,
+using VariableLowering = codegen::Value (*)(codegen::FunctionBuilder &builder,
+                                            const ast::Expr &expr, codegen::ClauseState &state);
+using ElementLowering = codegen::Value (*)(codegen::FunctionBuilder &builder,
                                            const ast::Subscript &element,
                                            codegen::ClauseState &state);
 
@@ -35,12 +35,12 @@ struct BuiltinVariable {
 };
 
 // execargs: the current process's arguments (codegen/functions/process.cpp).
-codegen::Value lower_execargs(codegen::Lowering &lowering, const ast::Expr &expr,
+codegen::Value lower_execargs(codegen::FunctionBuilder &builder, const ast::Expr &expr,
                               codegen::ClauseState &state);
 // cwd and root: the current process's directories (codegen/functions/files.cpp).
-codegen::Value lower_cwd(codegen::Lowering &lowering, const ast::Expr &expr,
+codegen::Value lower_cwd(codegen::FunctionBuilder &builder, const ast::Expr &expr,
                          codegen::ClauseState &state);
-codegen::Value lower_root(codegen::Lowering &lowering, const ast::Expr &expr,
+codegen::Value lower_root(codegen::FunctionBuilder &builder, const ast::Expr &expr,
                           codegen::ClauseState &state);
 
 // args[] is typed per probe by its provider; until then it is int64_t[] like

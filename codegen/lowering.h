@@ -22,6 +22,7 @@
 #include "codegen/bpf_debuginfo.h"
 #include "codegen/bpf_emitter.h"
 #include "codegen/compile.h"
+#include "codegen/functions/builder.h"
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/LLVMContext.h>
@@ -42,23 +43,12 @@ namespace dtx::codegen {
 // dtrace:::ERROR's probe ID (BEGIN is 1, END 2).
 inline constexpr uint32_t kErrorProbeId = 3;
 
-// Sizes and offsets of everything the lowering lays out are multiples of 8.
-inline uint32_t align8(uint64_t n) {
-    return static_cast<uint32_t>((n + 7) & ~uint64_t{7});
-}
-
 // Whether a value of `type` is a string to the operators and keys: a string
 // or a char array.
 inline bool is_string_value(const sema::Type *type) {
     const sema::Type *t = sema::resolve(type);
     return t && (sema::is_string(t) || sema::is_char_array(t));
 }
-
-// A lowered expression: `value` is an i64 (scalars) or a ptr (memory values).
-struct Value {
-    llvm::Value *value = nullptr;
-    const sema::Type *type = nullptr;
-};
 
 // Where a variable of the program is kept.
 struct VariableStorage {
@@ -108,15 +98,6 @@ struct Place {
     uint32_t bit_width = 0; // 0: not a bit-field
 };
 
-struct AggregationUpdate {
-    const trace::AggregationDescription &description;
-    llvm::Value *words;     // this CPU's data words of the key
-    llvm::Value *value;     // i64: the aggregating function's first argument
-    llvm::Value *increment; // i64: the quantize family's weight, else 1
-    llvm::BasicBlock *done; // where an update that records nothing goes
-    ClauseState &state;
-};
-
 // Compile-time state of the clause being lowered.
 struct ClauseState {
     const ast::Clause *clause = nullptr;
@@ -138,7 +119,7 @@ struct ClauseState {
     // for more actions are cleared after it.
     llvm::StoreInst *masks_cleared = nullptr;
     uint32_t scratch_offset = 0;
-    bool scratch_exhausted = false;  // reported once
+    bool scratch_exhausted = false; // reported once
     // The scratch the clause's user stacks are walked in (kUnwindWalkSize
     // bytes), on first use.
     std::optional<uint32_t> unwind_walk_offset;
@@ -159,7 +140,9 @@ struct ClauseState {
     }
 };
 
-class Lowering {
+// The functions' part of its interface is FunctionBuilder's: its methods
+// are declared `override` here and described there.
+class Lowering : public FunctionBuilder {
 public:
     // `sleepable_programs`: the programs (TrampolineSpec::program_name) to
     // make sleepable, among those whose spec allows it. `emitter` outlives
@@ -180,10 +163,11 @@ public:
     void report_fatal_error(std::string_view reason);
 
     // --- lower_program.cpp --------------------------------------------------
-    llvm::IRBuilder<> &ir() { return ir_; }
+    llvm::IRBuilder<> &ir() override { return ir_; }
     llvm::Module &module() { return *module_; }
     BpfDebugInfo &debug_info() { return *debug_; }
-    llvm::Value *call_helper(unsigned helper, llvm::Type *result, std::vector<llvm::Value *> args);
+    llvm::Value *call_helper(unsigned helper, llvm::Type *result,
+                             std::vector<llvm::Value *> args) override;
     // The clause context of a firing of the program `function` belongs to:
     // this CPU's at its nesting level, or in a sleepable program the thread's;
     // on the stack where none of the clauses `spec` runs there touches it.
@@ -213,7 +197,7 @@ public:
     void note_user_memory_read(const TrampolineSpec &spec) {
         prologues_reading_user_memory_.insert(spec.program_name);
     }
-    void note_user_memory_read(const ClauseState &state);
+    void note_user_memory_read(const ClauseState &state) override;
 
 private:
     friend class TrampolineBuilderImpl;
@@ -263,31 +247,30 @@ private:
 
 public:
     // --- helpers shared by the lowering files --------------------------------
+    llvm::Value *clause_context(ClauseState &state) override { return state.dctx; }
+    llvm::Value *probe_context(ClauseState &state) override { return state.ctx; }
+    bool in_sleepable_program(const ClauseState &state) const override { return state.sleepable; }
+    void note_epid_read(ClauseState &state) override { state.reads_epid = true; }
     llvm::Type *i8() { return ir_.getInt8Ty(); }
-    llvm::Type *i32() { return ir_.getInt32Ty(); }
-    llvm::Type *i64() { return ir_.getInt64Ty(); }
-    llvm::Type *ptr() { return ir_.getPtrTy(); }
-    llvm::Constant *const64(uint64_t v) { return ir_.getInt64(v); }
-    // A byte address `offset` bytes past `base`.
-    llvm::Value *at(llvm::Value *base, uint64_t offset);
-    llvm::Value *at(llvm::Value *base, llvm::Value *offset);
-    llvm::Value *load64(llvm::Value *address);
-    void store64(llvm::Value *value, llvm::Value *address);
-    // Loads an integer of `type` from memory, normalized to i64.
-    llvm::Value *load_integer(llvm::Value *address, const sema::Type *type);
+    llvm::Type *i32() override { return ir_.getInt32Ty(); }
+    llvm::Type *i64() override { return ir_.getInt64Ty(); }
+    llvm::Type *ptr() override { return ir_.getPtrTy(); }
+    llvm::Constant *const64(uint64_t v) override { return ir_.getInt64(v); }
+    llvm::Value *at(llvm::Value *base, uint64_t offset) override;
+    llvm::Value *at(llvm::Value *base, llvm::Value *offset) override;
+    llvm::Value *load64(llvm::Value *address) override;
+    void store64(llvm::Value *value, llvm::Value *address) override;
+    llvm::Value *load_integer(llvm::Value *address, const sema::Type *type) override;
     void store_integer(llvm::Value *value, llvm::Value *address, const sema::Type *type);
-    // Truncates and extends an i64 to the width and signedness of `type`, as
-    // a variable, member or element of that type holds it.
-    llvm::Value *normalize(llvm::Value *value, const sema::Type *type);
+    llvm::Value *normalize(llvm::Value *value, const sema::Type *type) override;
     // A value of type `from` as a value of type `to`, by sema::convert_value's
     // rules (casts, operands meeting their common type).
     llvm::Value *convert(llvm::Value *value, const sema::Type *from, const sema::Type *to);
-    // Bytes of scratch in the clause context, valid until the clause returns.
-    llvm::Value *scratch(ClauseState &state, uint32_t size);
-    void zero(llvm::Value *address, uint32_t size);
+    llvm::Value *scratch(ClauseState &state, uint32_t size) override;
+    void zero(llvm::Value *address, uint32_t size) override;
     // Scratch of `size` zeroed bytes, for a map key to be filled.
     llvm::Value *zeroed_scratch(ClauseState &state, uint32_t size);
-    void copy_bytes(llvm::Value *to, llvm::Value *from, uint32_t size);
+    void copy_bytes(llvm::Value *to, llvm::Value *from, uint32_t size) override;
     // Copies a string (at most strsize bytes, NUL included) from BPF-readable memory.
     void copy_string(llvm::Value *to, llvm::Value *from);
     // The entry of `key` in `map` (a variable's or an aggregation's), or
@@ -297,11 +280,7 @@ public:
     // them calls of one function, whose lookup it does not rewrite, at the
     // cost of a BPF call each.
     llvm::Value *map_lookup(llvm::Value *map, llvm::Value *key);
-    // Adds one to this CPU's drop counter `counter`, then jumps to `next`:
-    // by a call of the program's one function for it (dtx_count_drop), as
-    // drops are rare and the kernel rewrites each map lookup at load time,
-    // in time growing with the program.
-    void count_drop(trace::DropCounter counter, llvm::BasicBlock *next);
+    void count_drop(trace::DropCounter counter, llvm::BasicBlock *next) override;
     // The same in line, with `slot`, 4 bytes of stack, for the counter's key.
     void count_drop(llvm::Value *slot, trace::DropCounter counter, llvm::BasicBlock *next);
     // Reads `size` bytes of kernel memory at `address` into zeroed scratch (at
@@ -316,29 +295,21 @@ public:
     // strsize string; `fill` copies the bytes in.
     llvm::Value *char_array_string(ClauseState &state, uint32_t size,
                                    const std::function<void(llvm::Value *)> &fill);
-    // Ends the clause with a fault of `kind` at `address` when `failed` is true.
     void fault_if(ClauseState &state, llvm::Value *failed, trace::FaultKind kind,
-                  llvm::Value *address);
-    llvm::Value *string_literal(std::string_view text);
-    uint64_t strsize() const { return options_.strsize; }
-    // The storage size of a value of `type` (strings: strsize; integers: 8).
-    uint32_t stored_size(const sema::Type *type);
+                  llvm::Value *address) override;
+    llvm::Value *string_literal(std::string_view text) override;
+    uint64_t strsize() const override { return options_.strsize; }
+    uint32_t stored_size(const sema::Type *type) override;
     bool is_memory_value(const sema::Type *type); // lives behind a ptr
     // What a trampoline fills in for the clauses, and whether any clause of
     // the program reads it.
     bool reads_builtin(sema::ProbeData data);
     // The CPU, by the helper: for the clause context's lookup.
     llvm::Value *current_cpu();
-    // The firing's CPU (i32), as the trampoline stored it in `dctx`.
-    llvm::Value *firing_cpu(llvm::Value *dctx);
-    // curcpu: the address of this CPU's trace::CpuInfo in a .rodata table.
-    llvm::Value *current_cpu_info(ClauseState &state);
-    // dtx's own pid (i64), which the session sets at load: a .rodata
-    // variable (ProgramDescription::dtx_pid_variable), defined on first use.
-    llvm::Value *dtx_pid();
-    // Hides a value's origin from LLVM, so that it cannot move arithmetic
-    // above the bounds check the kernel's verifier needs to see first.
-    llvm::Value *opaque(llvm::Value *value);
+    llvm::Value *firing_cpu(llvm::Value *dctx) override;
+    llvm::Value *current_cpu_info(ClauseState &state) override;
+    llvm::Value *dtx_pid() override;
+    llvm::Value *opaque(llvm::Value *value) override;
     // Stores `value` (of `type`) at `to` as a record or key field would hold it.
     void store_value(const Value &value, llvm::Value *to);
     trace::ValueLayout layout_of(const sema::Type *type, uint32_t offset);
@@ -350,10 +321,10 @@ public:
     // sets it (sched:::on-cpu) the one it names. As i64 (a task_struct
     // address), tgid << 32 | pid, uid | gid << 32, and its comm into `dst`.
     bool task_overridden() const;
-    llvm::Value *current_task(ClauseState &state);
-    llvm::Value *current_pid_tgid(ClauseState &state);
-    llvm::Value *current_uid_gid(ClauseState &state);
-    void current_comm(ClauseState &state, llvm::Value *dst, uint32_t size);
+    llvm::Value *current_task(ClauseState &state) override;
+    llvm::Value *current_pid_tgid(ClauseState &state) override;
+    llvm::Value *current_uid_gid(ClauseState &state) override;
+    void current_comm(ClauseState &state, llvm::Value *dst, uint32_t size) override;
     // Writes a trace::ProcessRecord for the current process unless
     // processes_map_ says that it was written before.
     void announce_process();
@@ -366,17 +337,15 @@ public:
     void error(std::string code, const SourceRange &at, std::string message);
 
     // --- lower_expr.cpp ---------------------------------------------------------
-    Value lower(const ast::Expr &expr, ClauseState &state);
+    Value lower(const ast::Expr &expr, ClauseState &state) override;
     // lower_calls.cpp: the entry made for a key new to a keyed aggregation,
     // null when there is no room (the drop counted).
     llvm::Value *insert_aggregation_key(const AggregationStorage &storage, llvm::Value *key);
-    // Integers/pointers as i64 (strings etc. give their ptr as an integer).
-    llvm::Value *lower_scalar(const ast::Expr &expr, ClauseState &state);
+    llvm::Value *lower_scalar(const ast::Expr &expr, ClauseState &state) override;
     llvm::Value *truth(const ast::Expr &expr, ClauseState &state); // i1
     Value lower_assign(const ast::Assign &assign, ClauseState &state);
-    // timestamp, read once per firing; walltimestamp's offset from it.
-    llvm::Value *firing_timestamp(ClauseState &state);
-    llvm::Value *walltime_offset();
+    llvm::Value *firing_timestamp(ClauseState &state) override;
+    llvm::Value *walltime_offset() override;
     Value read_variable(const VariableStorage &storage, const std::vector<ast::ExprPtr> *keys,
                         const ast::Expr &expr, ClauseState &state);
     void write_variable(const VariableStorage &storage, const std::vector<ast::ExprPtr> *keys,
@@ -385,14 +354,11 @@ public:
     llvm::Value *build_key(const VariableStorage &storage, const std::vector<ast::ExprPtr> *keys,
                            ClauseState &state);
     const VariableStorage *storage_of(const ast::Expr &target);
-    llvm::Value *probe_name_field(unsigned field, ClauseState &state); // 0 prov .. 3 name
-    Value lower_probe_argument(const ast::Subscript &s, const sema::Type *type, ClauseState &state);
-    // The address of an lvalue in memory reached through a pointer (&p->m,
-    // &p[i], &*p, &p->a.b); nullopt for the program's own variables.
-    // `size` (<= 8) bytes of kernel memory at `address`, zero-extended; 0
-    // where the read faults, without a fault: for walks through kernel
-    // structures that may be absent (a task's mm, fs).
-    llvm::Value *read_kernel_quietly(ClauseState &state, llvm::Value *address, uint32_t size = 8);
+    llvm::Value *probe_name_field(unsigned field, ClauseState &state) override;
+    Value lower_probe_argument(const ast::Subscript &s, const sema::Type *type,
+                               ClauseState &state) override;
+    llvm::Value *read_kernel_quietly(ClauseState &state, llvm::Value *address,
+                                     uint32_t size = 8) override;
     // Faults "index out of bounds" unless `index` is within `array`'s
     // declared bound (a flexible array member, bound 0, has none).
     void check_index(ClauseState &state, llvm::Value *index, const sema::Type *array);
@@ -402,7 +368,8 @@ public:
     // when `expr` is not one.
     std::optional<llvm::Value *> kernel_address(const ast::Expr &expr, ClauseState &state);
     std::optional<llvm::Value *> address_of(const ast::Expr &lvalue, ClauseState &state);
-    Value lower_user_register(const ast::Subscript &s, const sema::Type *type, ClauseState &state);
+    Value lower_user_register(const ast::Subscript &s, const sema::Type *type,
+                              ClauseState &state) override;
 
     // `target op= value` given the target's current value: the new value,
     // as the target of `type` holds it.
@@ -497,94 +464,58 @@ public:
     // Sets the action's bit in the record's mask and describes it.
     uint32_t record_action(ClauseState &state, trace::ActionDescription action);
     llvm::Value *record_address(ClauseState &state, uint32_t offset);
-    llvm::Value *runtime_call(std::string_view name, std::vector<llvm::Value *> args);
-    // bpf_get_stack's flags for the kernel stack, skipping the probe's glue frames.
-    llvm::Value *kernel_stack_flags(ClauseState &state);
-    // The current thread's user stack, walked from its files' call-frame
-    // information by dtx_rt_ustack (the maps and the kernel offsets it needs
-    // defined on first use): `room` words into `buffer` (none when null),
-    // the frames it found then 0s; returns how many it found. 0 after an
-    // error at `where` when the kernel's BTF lacks what the walk reads.
+    llvm::Value *runtime_call(std::string_view name, std::vector<llvm::Value *> args) override;
+    llvm::Value *kernel_stack_flags(ClauseState &state) override;
     llvm::Value *unwind_user_stack(llvm::Value *buffer, uint32_t room, const ast::Expr &where,
-                                   ClauseState &state);
-    // The frames a stack() or ustack() call records: its argument, else the
-    // stackframes or ustackframes option.
-    uint32_t stack_depth(const ast::Call &call);
-    // Fills `buffer` with the current kernel or user stack as a record or key
-    // holds it: `words` - 1 frames at most, a 0 after the last; a user stack
-    // after its pid.
+                                   ClauseState &state) override;
+    uint32_t stack_depth(const ast::Call &call) override;
     void capture_stack(llvm::Value *buffer, uint32_t words, bool user, const ast::Expr &where,
-                       ClauseState &state);
-    // print(value): the value's bytes into the record at `to` (`size` bytes).
+                       ClauseState &state) override;
     void record_printed_value(const ast::Expr &value, uint32_t size, llvm::Value *to,
-                              ClauseState &state);
-    // The index of `type` in description_.printed_types, described on first use.
-    uint32_t printed_type(const sema::Type *type);
+                              ClauseState &state) override;
+    uint32_t printed_type(const sema::Type *type) override;
 
     // --- what the functions' lowerings share ------------------------------------
-    // A new action of `call`, to be described and then recorded with finish_action().
-    trace::ActionDescription action(const ast::Call &call, trace::ActionConsumer consume);
-    Value finish_action(ClauseState &state, trace::ActionDescription action, const ast::Call &call);
-    // printf()'s and system()'s action: the format, and each argument recorded.
+    trace::ActionDescription action(const ast::Call &call, trace::ActionConsumer consume) override;
+    Value finish_action(ClauseState &state, trace::ActionDescription action,
+                        const ast::Call &call) override;
     trace::ActionDescription formatted_action(const ast::Call &call, ClauseState &state,
-                                              trace::ActionConsumer consume);
-    // Records `value` for `action` in the next free bytes of the record.
-    void record_value(ClauseState &state, trace::ActionDescription &action, const ast::Expr &value);
-    void record_lowered(ClauseState &state, trace::ActionDescription &action, Value value);
-    // The offset of `size` more bytes of the record; record_space() is their
-    // address, null when the record would exceed its limit (reported when
-    // the clause is finished).
-    uint32_t reserve_record(ClauseState &state, uint32_t size);
-    llvm::Value *record_space(ClauseState &state, const trace::ValueLayout &layout);
-    uint32_t aggregation_id(const ast::Expr &aggregation);
-    void set_activity(trace::Activity activity);
-    std::optional<int64_t> integer_constant(const ast::Expr &expr) const;
-    // Whether `expr` is the constant 0 (NULL).
-    bool is_null_pointer(const ast::Expr &expr) const;
+                                              trace::ActionConsumer consume) override;
+    void record_value(ClauseState &state, trace::ActionDescription &action,
+                      const ast::Expr &value) override;
+    void record_lowered(ClauseState &state, trace::ActionDescription &action, Value value) override;
+    uint32_t reserve_record(ClauseState &state, uint32_t size) override;
+    llvm::Value *record_space(ClauseState &state, const trace::ValueLayout &layout) override;
+    uint32_t aggregation_id(const ast::Expr &aggregation) override;
+    void set_activity(trace::Activity activity) override;
+    std::optional<int64_t> integer_constant(const ast::Expr &expr) const override;
+    bool is_null_pointer(const ast::Expr &expr) const override;
     // D's NULL string: an empty string at an address of its own, so that
     // `s == NULL` can tell it from "" (strstr() finding nothing).
     llvm::Value *null_string();
-    // A string function's result: `buffer`, or the NULL string when `found` is 0.
-    Value nullable_string(llvm::Value *buffer, llvm::Value *found, const sema::Type *type);
-    // strtok()'s state, kept in the clause context between calls.
-    llvm::Value *strtok_state(ClauseState &state);
-    // Reads `length` bytes (an i64, at most the room at `to`) of user or kernel
-    // memory at `address` into `to`, ending the clause with an invalid-address
-    // fault if the read fails.
+    Value nullable_string(llvm::Value *buffer, llvm::Value *found, const sema::Type *type) override;
+    llvm::Value *strtok_state(ClauseState &state) override;
     void read_memory(ClauseState &state, llvm::Value *to, llvm::Value *length, llvm::Value *address,
-                     bool user);
+                     bool user) override;
     // bpf_probe_read_user(to, size, address), or in a sleepable program
     // bpf_copy_from_user, which faults in pages not resident yet; `size` is
     // an i32. Returns the helper's result.
     llvm::Value *read_user(bool sleepable, llvm::Value *to, llvm::Value *size,
                            llvm::Value *address);
-    // A scratch address (an integer, as alloca() returns it) as a pointer the
-    // verifier accepts for `length` bytes, or an invalid-address fault when
-    // those bytes are not scratch the clause allocated. `length` becomes the
-    // value to pass with the pointer, whose bound the verifier knows.
-    llvm::Value *scratch_pointer(ClauseState &state, llvm::Value *address, llvm::Value *&length);
-    // Writes `length` bytes at `from` into the current process at `address`
-    // (copyout()); a fault when the kernel refuses.
+    llvm::Value *scratch_pointer(ClauseState &state, llvm::Value *address,
+                                 llvm::Value *&length) override;
     void write_user(ClauseState &state, llvm::Value *address, llvm::Value *from,
-                    llvm::Value *length);
-    // dtx_rt_dentry_path's table of kernel offsets (a .rodata global), or
-    // null after an error at `at` when the kernel's BTF lacks them.
-    llvm::Value *path_offsets(const ast::Expr &at);
-    // Speculations: their map (trace::SpeculationSlot per ID), how many there
-    // are (nspec), and the speculation this clause's record belongs to.
-    llvm::GlobalVariable *speculations_map();
-    uint32_t speculation_count() const { return options_.nspec; }
-    void set_record_speculation(ClauseState &state, llvm::Value *id);
+                    llvm::Value *length) override;
+    llvm::Value *path_offsets(const ast::Expr &at) override;
+    llvm::GlobalVariable *speculations_map() override;
+    uint32_t speculation_count() const override { return options_.nspec; }
+    void set_record_speculation(ClauseState &state, llvm::Value *id) override;
     // A record speculate() counted that will not be written after all (a
     // fault, a full ring buffer): uncounted, so the speculation can drain.
     void undo_speculation(ClauseState &state);
-    // A block that ends the clause at once, recording nothing and without
-    // a fault (speculate() on a speculation that is not active).
-    llvm::BasicBlock *clause_end_without_record(ClauseState &state);
-    // A member's offset in a kernel struct, from BTF; an error at `at` when
-    // the kernel has no BTF for it.
+    llvm::BasicBlock *clause_end_without_record(ClauseState &state) override;
     std::optional<uint64_t> kernel_member_offset(const ast::Expr &at, std::string_view type,
-                                                 std::string_view member);
+                                                 std::string_view member) override;
 
     // Parameters bound while an inline's or translator's expression is lowered.
     struct Binding {
@@ -652,7 +583,7 @@ public:
     llvm::GlobalVariable *unwind_layout_ = nullptr;
     llvm::GlobalVariable *unwind_rows_map_ = nullptr;
     llvm::GlobalVariable *unwind_files_map_ = nullptr;
-    std::optional<uint32_t> strtok_state_offset_;      // in dctx, on first strtok_state()
+    std::optional<uint32_t> strtok_state_offset_; // in dctx, on first strtok_state()
     // The string literals, each padded to strsize, in one .rodata global
     // (dtx_strings, made by finish(); a placeholder until then): a global
     // each would cost each a BTF variable, whose names LLVM's BTF writer
@@ -679,10 +610,10 @@ public:
     std::map<std::tuple<uint32_t, bool, bool>, llvm::Function *> clause_functions_;
     // What calling a lowered clause's function needs to know of it.
     struct ClauseFacts {
-        bool can_fault = false;  // it may return 1, a fault recorded for ERROR
-        bool reads_epid = false; // it records, faults or reads `epid`: dctx->epid
+        bool can_fault = false;   // it may return 1, a fault recorded for ERROR
+        bool reads_epid = false;  // it records, faults or reads `epid`: dctx->epid
         bool uses_context = true; // it reads or writes dctx (else it is called with null)
-        size_t size = 0;         // function_size()
+        size_t size = 0;          // function_size()
     };
     std::map<const llvm::Function *, ClauseFacts> clause_facts_;
     std::vector<bool> clause_exits_;  // by clause: it calls exit()

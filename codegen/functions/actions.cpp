@@ -3,8 +3,8 @@
 // its values into the clause's record; its consume function prints them when
 // the consumer meets the record.
 #include "codegen/checker.h"
+#include "codegen/functions/builder.h"
 #include "codegen/functions/function.h"
-#include "codegen/lowering.h"
 #include "libtrace/consumer.h"
 
 #include <linux/bpf.h>
@@ -14,7 +14,7 @@ namespace dtx::sema {
 namespace {
 
 using codegen::ClauseState;
-using codegen::Lowering;
+using codegen::FunctionBuilder;
 using codegen::Value;
 using trace::ActionDescription;
 using trace::Consumer;
@@ -26,7 +26,7 @@ void consume_trace(Consumer &consumer, const ActionDescription &action,
     consumer.output().trace(action.values.at(0), record);
 }
 
-Value lower_trace(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_trace(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     ActionDescription action = l.action(call, consume_trace);
     l.record_value(state, action, *call.arguments.at(0));
     return l.finish_action(state, std::move(action), call);
@@ -41,7 +41,7 @@ void consume_printf(Consumer &consumer, const ActionDescription &action,
         consumer.output().printf(arguments, *text);
 }
 
-Value lower_printf(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_printf(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     return l.finish_action(state, l.formatted_action(call, state, consume_printf), call);
 }
 
@@ -99,7 +99,7 @@ bool check_print(CallCheck &check) {
     return true;
 }
 
-Value lower_print(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_print(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     // The value's own bytes; the consumer lays them out by its type.
     ActionDescription action = l.action(call, consume_print);
     const ast::Expr &value = *call.arguments.at(0);
@@ -165,7 +165,7 @@ bool check_tracemem(CallCheck &check) {
     return true;
 }
 
-Value lower_tracemem(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_tracemem(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     ActionDescription action = l.action(call, consume_tracemem);
     Value source = l.lower(*call.arguments.at(0), state);
     auto size = uint32_t(l.integer_constant(*call.arguments.at(1)).value_or(0));
@@ -197,7 +197,7 @@ void consume_stack(Consumer &consumer, const ActionDescription &action,
 
 // As an action, the frames go into the record; as a value (an aggregation
 // key), into scratch.
-Value lower_stack(Lowering &l, const ast::Call &call, ClauseState &state, bool statement) {
+Value lower_stack(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool statement) {
     const bool user = call.function != "stack";
     if (!statement) {
         uint32_t bytes = l.stored_size(call.type);
@@ -229,7 +229,7 @@ void consume_exit(Consumer &consumer, const ActionDescription &action,
     consumer.set_exit_status(status);
 }
 
-Value lower_exit(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_exit(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     ActionDescription action = l.action(call, consume_exit);
     l.record_value(state, action, *call.arguments.at(0));
     // Nothing but END runs after exit(), as in DTrace.
@@ -242,7 +242,7 @@ void consume_ftruncate(Consumer &consumer, const ActionDescription &, std::span<
     consumer.truncate_output();
 }
 
-Value lower_ftruncate(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_ftruncate(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     return l.finish_action(state, l.action(call, consume_ftruncate), call);
 }
 
@@ -264,7 +264,7 @@ bool check_setopt(CallCheck &check) {
     return true;
 }
 
-Value lower_setopt(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_setopt(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     ActionDescription action = l.action(call, consume_setopt);
     action.option_name = call.arguments.at(0)->as<ast::StringLiteral>()->value;
     if (call.arguments.size() > 1)

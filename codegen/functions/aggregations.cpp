@@ -4,8 +4,8 @@
 // denormalize(), which the consumer performs on its snapshot of the
 // aggregation when their record arrives, as dtrace's consumer does.
 #include "codegen/checker.h"
+#include "codegen/functions/builder.h"
 #include "codegen/functions/function.h"
-#include "codegen/lowering.h"
 #include "libtrace/consumer.h"
 
 #include <llvm/IR/Intrinsics.h>
@@ -16,7 +16,7 @@ namespace {
 
 using codegen::AggregationUpdate;
 using codegen::ClauseState;
-using codegen::Lowering;
+using codegen::FunctionBuilder;
 using codegen::Value;
 using trace::ActionDescription;
 using trace::AggregationKind;
@@ -24,29 +24,29 @@ using trace::Consumer;
 
 // --- updates -------------------------------------------------------------------
 
-llvm::Value *word(Lowering &l, const AggregationUpdate &u, uint64_t i) {
+llvm::Value *word(FunctionBuilder &l, const AggregationUpdate &u, uint64_t i) {
     return l.at(u.words, i * 8);
 }
 
-void add_to(Lowering &l, const AggregationUpdate &u, uint64_t i, llvm::Value *v) {
+void add_to(FunctionBuilder &l, const AggregationUpdate &u, uint64_t i, llvm::Value *v) {
     l.store64(l.ir().CreateAdd(l.load64(word(l, u, i)), v), word(l, u, i));
 }
 
-void update_count(Lowering &l, const AggregationUpdate &u) {
+void update_count(FunctionBuilder &l, const AggregationUpdate &u) {
     add_to(l, u, 0, l.const64(1));
 }
 
-void update_sum(Lowering &l, const AggregationUpdate &u) {
+void update_sum(FunctionBuilder &l, const AggregationUpdate &u) {
     add_to(l, u, 0, u.value);
 }
 
-void update_avg(Lowering &l, const AggregationUpdate &u) {
+void update_avg(FunctionBuilder &l, const AggregationUpdate &u) {
     add_to(l, u, 0, l.const64(1));
     add_to(l, u, 1, u.value);
 }
 
 // The word is kept XORed with the identity (trace::convert_kernel_words).
-void update_extreme(Lowering &l, const AggregationUpdate &u, bool minimum) {
+void update_extreme(FunctionBuilder &l, const AggregationUpdate &u, bool minimum) {
     llvm::IRBuilder<> &ir = l.ir();
     llvm::Value *bias = l.const64(minimum ? uint64_t(INT64_MAX) : uint64_t(INT64_MIN));
     llvm::Value *current = ir.CreateXor(l.load64(word(l, u, 0)), bias);
@@ -55,15 +55,15 @@ void update_extreme(Lowering &l, const AggregationUpdate &u, bool minimum) {
     l.store64(ir.CreateXor(ir.CreateSelect(better, u.value, current), bias), word(l, u, 0));
 }
 
-void update_min(Lowering &l, const AggregationUpdate &u) {
+void update_min(FunctionBuilder &l, const AggregationUpdate &u) {
     update_extreme(l, u, true);
 }
 
-void update_max(Lowering &l, const AggregationUpdate &u) {
+void update_max(FunctionBuilder &l, const AggregationUpdate &u) {
     update_extreme(l, u, false);
 }
 
-void update_stddev(Lowering &l, const AggregationUpdate &u) {
+void update_stddev(FunctionBuilder &l, const AggregationUpdate &u) {
     llvm::IRBuilder<> &ir = l.ir();
     llvm::Value *value = u.value;
     llvm::Value *zero64 = l.const64(0);
@@ -93,7 +93,7 @@ void update_stddev(Lowering &l, const AggregationUpdate &u) {
 
 // Adds the increment to `bucket`, which the verifier must see bounded before
 // it indexes the words.
-void add_to_bucket(Lowering &l, const AggregationUpdate &u, llvm::Value *bucket) {
+void add_to_bucket(FunctionBuilder &l, const AggregationUpdate &u, llvm::Value *bucket) {
     llvm::IRBuilder<> &ir = l.ir();
     bucket = l.opaque(bucket);
     auto *in_range =
@@ -105,7 +105,7 @@ void add_to_bucket(Lowering &l, const AggregationUpdate &u, llvm::Value *bucket)
     l.store64(ir.CreateAdd(l.load64(address), u.increment), address);
 }
 
-void update_quantize(Lowering &l, const AggregationUpdate &u) {
+void update_quantize(FunctionBuilder &l, const AggregationUpdate &u) {
     llvm::IRBuilder<> &ir = l.ir();
     llvm::Value *value = u.value, *zero64 = l.const64(0);
     llvm::Value *negative = ir.CreateICmpSLT(value, zero64);
@@ -122,7 +122,7 @@ void update_quantize(Lowering &l, const AggregationUpdate &u) {
                                                   ir.CreateAdd(zero_bucket, bits))));
 }
 
-void update_lquantize(Lowering &l, const AggregationUpdate &u) {
+void update_lquantize(FunctionBuilder &l, const AggregationUpdate &u) {
     llvm::IRBuilder<> &ir = l.ir();
     const trace::LinearBuckets &lb = u.description.function.linear;
     llvm::Value *lower_bound = l.const64(uint64_t(int64_t(lb.lower)));
@@ -146,7 +146,7 @@ uint64_t power(uint64_t base, unsigned exponent) {
 // magnitude's bucket ahead of a chain of selects, which kept them all live
 // and, with a few llquantize() of many magnitudes in one clause, spilled past
 // the 512 bytes of BPF stack.
-void update_llquantize(Lowering &l, const AggregationUpdate &u) {
+void update_llquantize(FunctionBuilder &l, const AggregationUpdate &u) {
     llvm::IRBuilder<> &ir = l.ir();
     llvm::Function *function = ir.GetInsertBlock()->getParent();
     const trace::LogLinearBuckets &b = u.description.function.log_linear;
@@ -445,7 +445,7 @@ void consume_printa(Consumer &consumer, const ActionDescription &action,
     consumer.printa(action);
 }
 
-Value lower_printa(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_printa(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     ActionDescription action = l.action(call, consume_printa);
     size_t first = 0;
     if (auto *format = call.arguments.at(0)->as<ast::StringLiteral>()) {
@@ -486,7 +486,8 @@ void consume_denormalize(Consumer &consumer, const ActionDescription &action,
 // clear(@a), trunc(@a [, n]), normalize(@a, n), denormalize(@a): the
 // aggregation, and the number if there is one.
 template <trace::ActionConsumer consume>
-Value lower_aggregation_action(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_aggregation_action(FunctionBuilder &l, const ast::Call &call, ClauseState &state,
+                               bool) {
     ActionDescription action = l.action(call, consume);
     action.aggregations.push_back(l.aggregation_id(*call.arguments.at(0)));
     if (call.arguments.size() > 1)

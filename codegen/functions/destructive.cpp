@@ -6,8 +6,8 @@
 // where they did not, and the session lists at exit the processes stop()
 // left stopped); chill() spins in the probe. copyout() and copyoutstr() are in memory.cpp.
 #include "codegen/checker.h"
+#include "codegen/functions/builder.h"
 #include "codegen/functions/function.h"
-#include "codegen/lowering.h"
 #include "libtrace/consumer.h"
 
 #include <linux/bpf.h>
@@ -21,7 +21,7 @@ namespace dtx::sema {
 namespace {
 
 using codegen::ClauseState;
-using codegen::Lowering;
+using codegen::FunctionBuilder;
 using codegen::Value;
 using trace::ActionDescription;
 using trace::Consumer;
@@ -36,7 +36,7 @@ void consume_system(Consumer &consumer, const ActionDescription &action,
         consumer.run_command(*command);
 }
 
-Value lower_system(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_system(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     return l.finish_action(state, l.formatted_action(call, state, consume_system), call);
 }
 
@@ -70,7 +70,7 @@ bool check_freopen(CallCheck &check) {
     return printf_rule(check);
 }
 
-Value lower_freopen(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_freopen(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     return l.finish_action(state, l.formatted_action(call, state, consume_freopen), call);
 }
 
@@ -130,7 +130,7 @@ void consume_stop(Consumer &consumer, const ActionDescription &action,
 // current process is dtx's own: BEGIN and END run in it, and so do probes of
 // its system calls, where a SIGKILL or SIGSTOP would end or hang dtx with no
 // word said. Records the outcome and the pid for the consumer.
-Value lower_signal(Lowering &l, const ast::Call &call, ClauseState &state, unsigned helper,
+Value lower_signal(FunctionBuilder &l, const ast::Call &call, ClauseState &state, unsigned helper,
                    llvm::Value *signal, trace::ActionConsumer consume) {
     llvm::IRBuilder<> &ir = l.ir();
     llvm::Value *pid = ir.CreateLShr(l.current_pid_tgid(state), 32);
@@ -159,7 +159,7 @@ Value lower_signal(Lowering &l, const ast::Call &call, ClauseState &state, unsig
 }
 
 // raise(signal): to the current thread; an invalid signal is an illegal operation.
-Value lower_raise(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_raise(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::IRBuilder<> &ir = l.ir();
     llvm::Value *signal = l.lower_scalar(*call.arguments.at(0), state);
     l.fault_if(state,
@@ -172,7 +172,7 @@ Value lower_raise(Lowering &l, const ast::Call &call, ClauseState &state, bool) 
 
 // stop(): the current process stops, as if by SIGSTOP, for a debugger to
 // take over; it stays stopped when dtx exits, which says so.
-Value lower_stop(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_stop(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     return lower_signal(l, call, state, BPF_FUNC_send_signal, l.ir().getInt32(SIGSTOP),
                         consume_stop);
 }
@@ -184,7 +184,7 @@ Value lower_stop(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
 constexpr int kChillRounds = 8;
 
 // chill(nanoseconds): at most half a second, else an illegal operation.
-Value lower_chill(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_chill(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::IRBuilder<> &ir = l.ir();
     llvm::Value *nanoseconds = l.lower_scalar(*call.arguments.at(0), state);
     l.fault_if(state, ir.CreateICmpUGT(nanoseconds, l.const64(kChillLimitNanoseconds)),

@@ -3,8 +3,8 @@
 // is the BPF run-time library's dentry walk (dtx_rt_dentry_path), seen from
 // the current process's root as the kernel's d_path() sees it.
 #include "codegen/builtins.h"
+#include "codegen/functions/builder.h"
 #include "codegen/functions/function.h"
-#include "codegen/lowering.h"
 
 #include <linux/bpf.h>
 
@@ -13,14 +13,14 @@ namespace dtx::sema {
 namespace {
 
 using codegen::ClauseState;
-using codegen::Lowering;
+using codegen::FunctionBuilder;
 using codegen::Value;
 
 struct PathOffsets {
     uint64_t fs, pwd, root, mnt, dentry;
 };
 
-std::optional<PathOffsets> path_offsets(Lowering &l, const ast::Expr &at) {
+std::optional<PathOffsets> path_offsets(FunctionBuilder &l, const ast::Expr &at) {
     std::optional<uint64_t> fs = l.kernel_member_offset(at, "task_struct", "fs");
     std::optional<uint64_t> pwd = l.kernel_member_offset(at, "fs_struct", "pwd");
     std::optional<uint64_t> root = l.kernel_member_offset(at, "fs_struct", "root");
@@ -33,7 +33,7 @@ std::optional<PathOffsets> path_offsets(Lowering &l, const ast::Expr &at) {
 
 // The text of (dentry, mount) seen from (root dentry, root mount); a root
 // of 0 walks to the top of the namespace.
-Value walk(Lowering &l, const ast::Expr &at, ClauseState &state, llvm::Value *dentry,
+Value walk(FunctionBuilder &l, const ast::Expr &at, ClauseState &state, llvm::Value *dentry,
            llvm::Value *mount, llvm::Value *root_dentry, llvm::Value *root_mount) {
     llvm::Value *offsets = l.path_offsets(at);
     if (!offsets)
@@ -48,7 +48,7 @@ Value walk(Lowering &l, const ast::Expr &at, ClauseState &state, llvm::Value *de
 }
 
 // The current process's root directory (dentry, mount), as d_path() starts.
-std::pair<llvm::Value *, llvm::Value *> process_root(Lowering &l, ClauseState &state,
+std::pair<llvm::Value *, llvm::Value *> process_root(FunctionBuilder &l, ClauseState &state,
                                                      const PathOffsets &o) {
     llvm::Value *fs =
         l.read_kernel_quietly(state, l.ir().CreateAdd(l.current_task(state), l.const64(o.fs)));
@@ -58,7 +58,7 @@ std::pair<llvm::Value *, llvm::Value *> process_root(Lowering &l, ClauseState &s
 
 // cwd and root: cwd seen from the process's root, root from the namespace's
 // (a chrooted process's root is not "/").
-Value fs_path(Lowering &l, const ast::Expr &expr, ClauseState &state, bool root_directory) {
+Value fs_path(FunctionBuilder &l, const ast::Expr &expr, ClauseState &state, bool root_directory) {
     std::optional<PathOffsets> o = path_offsets(l, expr);
     if (!o)
         return {l.string_literal(""), expr.type};
@@ -76,7 +76,7 @@ Value fs_path(Lowering &l, const ast::Expr &expr, ClauseState &state, bool root_
 }
 
 // d_path(struct path *): the path's text, seen from the current process's root.
-Value lower_d_path(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_d_path(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     std::optional<PathOffsets> o = path_offsets(l, call);
     if (!o)
         return {l.string_literal(""), call.type};
@@ -90,7 +90,7 @@ Value lower_d_path(Lowering &l, const ast::Call &call, ClauseState &state, bool)
 
 // _dtx_mountpoint(struct vfsmount *): where the mount is mounted (its root
 // dentry's path), for fileinfo_t's fi_mount.
-Value lower_mountpoint(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_mountpoint(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     std::optional<PathOffsets> o = path_offsets(l, call);
     std::optional<uint64_t> mount_root = l.kernel_member_offset(call, "vfsmount", "mnt_root");
     if (!o || !mount_root)
@@ -111,11 +111,11 @@ constexpr FunctionDescriptor kFiles[] = {
 
 } // namespace
 
-codegen::Value lower_cwd(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+codegen::Value lower_cwd(FunctionBuilder &l, const ast::Expr &expr, ClauseState &state) {
     return fs_path(l, expr, state, false);
 }
 
-codegen::Value lower_root(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+codegen::Value lower_root(FunctionBuilder &l, const ast::Expr &expr, ClauseState &state) {
     return fs_path(l, expr, state, true);
 }
 

@@ -10,10 +10,10 @@
 // Descriptors are grouped by family, one file each (strings.cpp, actions.cpp,
 // aggregations.cpp, memory.cpp, network.cpp, symbols.cpp, speculations.cpp,
 // destructive.cpp, process.cpp, files.cpp, subroutines.cpp, locks.cpp,
-// variables.cpp);
-// table.cpp joins the families. Adding a
-// function touches its family's file only (plus, where it needs one, a helper
-// in the BPF run-time library's file of that family, codegen/runtime/*.c).
+// variables.cpp); table.cpp joins the families. A lowering sees the lowering
+// only through builder.h's FunctionBuilder. Adding a function touches its
+// family's file only (plus, where it needs one, a helper in the BPF run-time
+// library's file of that family, codegen/runtime/*.c).
 #pragma once
 
 #include "codegen/types.h"
@@ -34,7 +34,7 @@ struct Subscript;
 } // namespace dtx::ast
 
 namespace dtx::codegen {
-class Lowering;
+class FunctionBuilder;
 struct ClauseState;
 struct Value;
 struct AggregationUpdate;
@@ -97,13 +97,13 @@ struct CallCheck {
 using TypeRule = bool (*)(CallCheck &check);
 // Lowers a call to IR. `statement`: the call is a whole statement, where an
 // action records; elsewhere it is a value (stack() as an aggregation key).
-using CallLowering = codegen::Value (*)(codegen::Lowering &lowering, const ast::Call &call,
+using CallLowering = codegen::Value (*)(codegen::FunctionBuilder &builder, const ast::Call &call,
                                         codegen::ClauseState &state, bool statement);
 // The AggregationFunction of an aggregating function, from the constant
 // parameters its type rule found.
 using AggregationShape = trace::AggregationFunction (*)(std::span<const int64_t> parameters);
 // Adds one value to one key's data words.
-using AggregationLowering = void (*)(codegen::Lowering &lowering,
+using AggregationLowering = void (*)(codegen::FunctionBuilder &builder,
                                      const codegen::AggregationUpdate &update);
 
 struct FunctionDescriptor {

@@ -3,15 +3,15 @@
 // rw_iswriter() of an rwlock_t, read from the lock's words as Linux lays them
 // out. A lock that cannot be read (a bad pointer) reads as free: these are
 // predicates for scripts, like dtrace-utils', not a fault.
+#include "codegen/functions/builder.h"
 #include "codegen/functions/function.h"
-#include "codegen/lowering.h"
 
 namespace dtx::sema {
 
 namespace {
 
 using codegen::ClauseState;
-using codegen::Lowering;
+using codegen::FunctionBuilder;
 using codegen::Value;
 
 // The low bits of struct mutex's owner word are flags (waiters, handoff,
@@ -23,7 +23,7 @@ constexpr uint64_t kWriterLocked = 0x0ff;
 constexpr uint64_t kWriterMask = 0x1ff;
 
 // The task owning the mutex the call's argument points to, 0 when free.
-llvm::Value *mutex_owner_task(Lowering &l, const ast::Call &call, ClauseState &state) {
+llvm::Value *mutex_owner_task(FunctionBuilder &l, const ast::Call &call, ClauseState &state) {
     llvm::Value *mutex = l.lower_scalar(*call.arguments.at(0), state);
     std::optional<uint64_t> owner = l.kernel_member_offset(call, "mutex", "owner");
     if (!owner)
@@ -32,28 +32,28 @@ llvm::Value *mutex_owner_task(Lowering &l, const ast::Call &call, ClauseState &s
     return l.ir().CreateAnd(word, l.const64(~kMutexFlags));
 }
 
-Value lower_mutex_owned(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_mutex_owned(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::Value *owner = mutex_owner_task(l, call, state);
     llvm::Value *owned = l.ir().CreateAnd(l.ir().CreateICmpNE(owner, l.const64(0)),
                                           l.ir().CreateICmpEQ(owner, l.current_task(state)));
     return {l.ir().CreateZExt(owned, l.i64()), call.type};
 }
 
-Value lower_mutex_owner(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_mutex_owner(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     return {mutex_owner_task(l, call, state), call.type};
 }
 
 // Linux's mutexes spin while their owner runs, then sleep: adaptive, never
 // spin locks. The argument is still evaluated.
 template <bool kAdaptive>
-Value lower_mutex_type(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_mutex_type(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     l.lower_scalar(*call.arguments.at(0), state);
     return {l.const64(kAdaptive ? 1 : 0), call.type};
 }
 
 // rwlock_t begins with its arch_rwlock_t, a struct qrwlock.
 template <uint64_t kMask, bool kAbove>
-Value lower_rwlock_state(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_rwlock_state(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::Value *lock = l.lower_scalar(*call.arguments.at(0), state);
     std::optional<uint64_t> cnts = l.kernel_member_offset(call, "qrwlock", "cnts");
     if (!cnts)

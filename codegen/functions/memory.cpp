@@ -5,15 +5,15 @@
 // Scratch memory is the clause context's scratch area; a pointer into it is
 // an integer like any D pointer. Code that writes through such a pointer
 // turns it back into a pointer the kernel's verifier accepts with
-// Lowering::scratch_pointer(), which checks that it lies in the scratch the
+// FunctionBuilder::scratch_pointer(), which checks that it lies in the scratch the
 // clause allocated (an invalid-address fault otherwise, as in DTrace).
 //
 // In a sleepable program (a uprobe's: ClauseState::sleepable) the copies from
 // user space fault in pages that are not resident yet instead of failing on
 // them: copyin() and copyinto() read with bpf_copy_from_user, and copyinstr()
 // faults the string's pages in when its first read, which cannot, fails.
+#include "codegen/functions/builder.h"
 #include "codegen/functions/function.h"
-#include "codegen/lowering.h"
 
 #include <linux/bpf.h>
 
@@ -22,21 +22,23 @@ namespace dtx::sema {
 namespace {
 
 using codegen::ClauseState;
-using codegen::Lowering;
+using codegen::FunctionBuilder;
 using codegen::Value;
 
 // The most bytes copyin() and alloca() take from scratch: a larger request
 // is an out-of-scratch fault, as in DTrace.
 constexpr uint32_t kScratchRequestLimit = 4096;
 
-llvm::Value *integer_argument(Lowering &l, const ast::Call &call, size_t i, ClauseState &state) {
+llvm::Value *integer_argument(FunctionBuilder &l, const ast::Call &call, size_t i,
+                              ClauseState &state) {
     return l.lower_scalar(*call.arguments.at(i), state);
 }
 
 // `size` bytes of scratch for a copy of `length` bytes (a computed value,
 // faulting when larger than the scratch), followed by a zero word, so that
 // stringof() of the copy ends there.
-llvm::Value *sized_scratch(Lowering &l, ClauseState &state, llvm::Value *length, uint32_t size) {
+llvm::Value *sized_scratch(FunctionBuilder &l, ClauseState &state, llvm::Value *length,
+                           uint32_t size) {
     l.fault_if(state, l.ir().CreateICmpUGT(length, l.const64(size)), trace::FaultKind::NoScratch,
                nullptr);
     llvm::Value *memory = l.scratch(state, size + 8);
@@ -46,7 +48,7 @@ llvm::Value *sized_scratch(Lowering &l, ClauseState &state, llvm::Value *length,
 
 // The scratch a request for `size` bytes takes: that many when it is a
 // constant, else as many as any request may have.
-uint32_t scratch_room(Lowering &l, const ast::Expr &size) {
+uint32_t scratch_room(FunctionBuilder &l, const ast::Expr &size) {
     uint32_t room = kScratchRequestLimit;
     if (std::optional<int64_t> constant = l.integer_constant(size);
         constant && *constant >= 0 && *constant < room)
@@ -55,7 +57,7 @@ uint32_t scratch_room(Lowering &l, const ast::Expr &size) {
 }
 
 // copyin(address, size): a pointer to scratch holding `size` bytes of user memory.
-Value lower_copyin(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_copyin(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::Value *address = integer_argument(l, call, 0, state);
     llvm::Value *length = integer_argument(l, call, 1, state);
     const uint32_t room = scratch_room(l, *call.arguments[1]);
@@ -66,7 +68,7 @@ Value lower_copyin(Lowering &l, const ast::Call &call, ClauseState &state, bool)
 
 // copyinstr(address [, size]): a user string, of at most size bytes and
 // always shorter than strsize.
-Value lower_copyinstr(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_copyinstr(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::IRBuilder<> &ir = l.ir();
     llvm::Value *address = integer_argument(l, call, 0, state);
     llvm::Value *dst = l.scratch(state, uint32_t(l.strsize()));
@@ -81,7 +83,7 @@ Value lower_copyinstr(Lowering &l, const ast::Call &call, ClauseState &state, bo
     l.note_user_memory_read(state);
     llvm::Value *result =
         l.call_helper(BPF_FUNC_probe_read_user_str, l.i64(), {dst, limit, address});
-    if (state.sleepable) {
+    if (l.in_sleepable_program(state)) {
         // The read fails on a page that is not resident yet: a sleepable
         // program faults the string's pages in and reads again.
         llvm::Function *function = ir.GetInsertBlock()->getParent();
@@ -107,7 +109,7 @@ Value lower_copyinstr(Lowering &l, const ast::Call &call, ClauseState &state, bo
 
 // copyinto(address, size, destination): user memory into scratch the program
 // allocated (alloca()).
-Value lower_copyinto(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_copyinto(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::Value *address = integer_argument(l, call, 0, state);
     llvm::Value *length = integer_argument(l, call, 1, state);
     llvm::Value *destination = integer_argument(l, call, 2, state);
@@ -117,7 +119,7 @@ Value lower_copyinto(Lowering &l, const ast::Call &call, ClauseState &state, boo
 }
 
 // alloca(size): `size` bytes of scratch, for the clause.
-Value lower_alloca(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_alloca(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::Value *length = integer_argument(l, call, 0, state);
     const uint32_t room = scratch_room(l, *call.arguments[0]);
     llvm::Value *memory = sized_scratch(l, state, length, room);
@@ -126,7 +128,7 @@ Value lower_alloca(Lowering &l, const ast::Call &call, ClauseState &state, bool)
 }
 
 // bcopy(source, destination, size): kernel memory (or scratch) into scratch.
-Value lower_bcopy(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_bcopy(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::Value *source = integer_argument(l, call, 0, state);
     llvm::Value *destination = integer_argument(l, call, 1, state);
     llvm::Value *length = integer_argument(l, call, 2, state);
@@ -137,7 +139,7 @@ Value lower_bcopy(Lowering &l, const ast::Call &call, ClauseState &state, bool) 
 
 // copyout(buffer, address, size): `size` bytes of the program's memory (a
 // scratch pointer, a string or a struct) into the current process's memory.
-Value lower_copyout(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_copyout(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::IRBuilder<> &ir = l.ir();
     Value buffer = l.lower(*call.arguments.at(0), state);
     llvm::Value *address = integer_argument(l, call, 1, state);
@@ -155,7 +157,7 @@ Value lower_copyout(Lowering &l, const ast::Call &call, ClauseState &state, bool
 }
 
 // copyoutstr(string, address, size): the string and its NUL, at most size bytes.
-Value lower_copyoutstr(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_copyoutstr(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::IRBuilder<> &ir = l.ir();
     llvm::Value *text = l.lower(*call.arguments.at(0), state).value;
     llvm::Value *address = integer_argument(l, call, 1, state);

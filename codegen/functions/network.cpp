@@ -4,8 +4,8 @@
 // the program's scratch) memory and write it as text, in the BPF run-time
 // library (dtx_rt_inet_ntop, dtx_rt_link_ntop in codegen/runtime/network.c).
 #include "codegen/checker.h"
+#include "codegen/functions/builder.h"
 #include "codegen/functions/function.h"
-#include "codegen/lowering.h"
 
 #include <llvm/IR/Intrinsics.h>
 
@@ -14,11 +14,11 @@ namespace dtx::sema {
 namespace {
 
 using codegen::ClauseState;
-using codegen::Lowering;
+using codegen::FunctionBuilder;
 using codegen::Value;
 
 template <unsigned bits>
-Value lower_swap(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_swap(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::IRBuilder<> &ir = l.ir();
     llvm::Value *value =
         ir.CreateTrunc(l.lower_scalar(*call.arguments.at(0), state), ir.getIntNTy(bits));
@@ -55,8 +55,8 @@ bool check_address(CallCheck &check) {
 }
 
 // The text of the address in `work`, formatted by `function`.
-Value address_text(Lowering &l, const ast::Call &call, ClauseState &state, const char *function,
-                   llvm::Value *work, llvm::Value *form) {
+Value address_text(FunctionBuilder &l, const ast::Call &call, ClauseState &state,
+                   const char *function, llvm::Value *work, llvm::Value *form) {
     llvm::Value *dst = l.scratch(state, uint32_t(l.strsize()));
     l.runtime_call(function, {dst, work, form, l.const64(l.strsize())});
     return {dst, call.type};
@@ -66,7 +66,7 @@ Value address_text(Lowering &l, const ast::Call &call, ClauseState &state, const
 // dtx_rt_inet_ntop's forms 0 (IPv4), 1 (IPv6 as inet_ntop) and 2 (IPv6 as
 // inet_ntoa6). inet_ntop() with a family other than AF_INET and AF_INET6 is
 // an illegal operation, as in DTrace.
-Value lower_inet(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_inet(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::IRBuilder<> &ir = l.ir();
     llvm::Value *form = l.const64(call.function == "inet_ntoa" ? 0 : 2);
     llvm::Value *length = l.const64(call.function == "inet_ntoa" ? 4 : 16);
@@ -88,7 +88,7 @@ Value lower_inet(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
 // link_ntop(int type, void *): an Ethernet (6 bytes) or InfiniBand (20
 // bytes) address as hex bytes between ':'; other types are an illegal
 // operation, as in DTrace.
-Value lower_link_ntop(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_link_ntop(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::IRBuilder<> &ir = l.ir();
     llvm::Value *type = l.lower_scalar(*call.arguments.at(0), state);
     llvm::Value *ether = ir.CreateICmpEQ(type, l.const64(kEther));

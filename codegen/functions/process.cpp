@@ -2,8 +2,8 @@
 // arguments (psinfo_t's pr_psargs and pr_argc, and the built-in execargs),
 // from its memory.
 // The leading underscore marks them as the library's, not for scripts.
+#include "codegen/functions/builder.h"
 #include "codegen/functions/function.h"
-#include "codegen/lowering.h"
 #include "codegen/runtime_library.h"
 
 #include <linux/bpf.h>
@@ -13,13 +13,13 @@ namespace dtx::sema {
 namespace {
 
 using codegen::ClauseState;
-using codegen::Lowering;
+using codegen::FunctionBuilder;
 using codegen::Value;
 
 // The arguments of `task` as one line into a fresh string, and how many there
 // are. Only the current process's memory can be read: another task's are
 // the empty string, as are a kernel thread's.
-std::pair<llvm::Value *, llvm::Value *> task_arguments(Lowering &l, llvm::Value *task,
+std::pair<llvm::Value *, llvm::Value *> task_arguments(FunctionBuilder &l, llvm::Value *task,
                                                        const ast::Expr &at, ClauseState &state) {
     llvm::IRBuilder<> &ir = l.ir();
     llvm::Value *dst = l.scratch(state, uint32_t(l.strsize()));
@@ -40,7 +40,7 @@ std::pair<llvm::Value *, llvm::Value *> task_arguments(Lowering &l, llvm::Value 
     llvm::Value *last =
         ir.CreateSelect(readable, read(ir.CreateAdd(memory, l.const64(*end))), l.const64(0));
     l.note_user_memory_read(state);
-    if (state.sleepable) {
+    if (l.in_sleepable_program(state)) {
         // The pages of the bytes dtx_rt_process_args reads may not be
         // resident: a sleepable program faults them in first.
         llvm::Value *length =
@@ -55,13 +55,13 @@ std::pair<llvm::Value *, llvm::Value *> task_arguments(Lowering &l, llvm::Value 
 }
 
 // _dtx_psargs(task): the task's arguments as ps(1) shows them.
-Value lower_psargs(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_psargs(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::Value *task = l.lower_scalar(*call.arguments.at(0), state);
     return {task_arguments(l, task, call, state).first, call.type};
 }
 
 // _dtx_argc(task): how many arguments the task's process was started with.
-Value lower_argc(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_argc(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::Value *task = l.lower_scalar(*call.arguments.at(0), state);
     return {l.normalize(task_arguments(l, task, call, state).second, call.type), call.type};
 }
@@ -75,7 +75,7 @@ constexpr FunctionDescriptor kProcess[] = {
 
 } // namespace
 
-codegen::Value lower_execargs(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+codegen::Value lower_execargs(FunctionBuilder &l, const ast::Expr &expr, ClauseState &state) {
     llvm::Value *task = l.current_task(state);
     return {task_arguments(l, task, expr, state).first, expr.type};
 }

@@ -8,8 +8,8 @@
 //
 // Where these may stand in a clause (D_SPEC_SPEC ...) is checked with every
 // call's ClauseRole (sema's clause rules).
+#include "codegen/functions/builder.h"
 #include "codegen/functions/function.h"
-#include "codegen/lowering.h"
 #include "libtrace/consumer.h"
 
 #include <linux/bpf.h>
@@ -19,7 +19,7 @@ namespace dtx::sema {
 namespace {
 
 using codegen::ClauseState;
-using codegen::Lowering;
+using codegen::FunctionBuilder;
 using codegen::Value;
 using trace::ActionDescription;
 using trace::Consumer;
@@ -27,7 +27,7 @@ using trace::SpeculationSlot;
 
 // speculation(): the first free slot, claimed with a compare-and-swap so that
 // two CPUs never get the same one.
-Value lower_speculation(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_speculation(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::IRBuilder<> &ir = l.ir();
     llvm::LLVMContext &context = ir.getContext();
     llvm::Function *function = ir.GetInsertBlock()->getParent();
@@ -97,7 +97,7 @@ Value lower_speculation(Lowering &l, const ast::Call &call, ClauseState &state, 
 // speculate(id): the rest of the clause goes to speculation `id` if it is
 // active; otherwise (0, out of range, committed, discarded) the clause ends
 // here without a record, as in dtrace-utils.
-Value lower_speculate(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_speculate(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::IRBuilder<> &ir = l.ir();
     llvm::LLVMContext &context = ir.getContext();
     llvm::Function *function = ir.GetInsertBlock()->getParent();
@@ -147,7 +147,7 @@ void consume_discard(Consumer &consumer, const ActionDescription &action,
 // takes no more records for it, and speculation() cannot reuse it until the
 // consumer frees it.
 template <trace::ActionConsumer consume>
-Value lower_end(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_end(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::IRBuilder<> &ir = l.ir();
     llvm::LLVMContext &context = ir.getContext();
     llvm::Function *function = ir.GetInsertBlock()->getParent();

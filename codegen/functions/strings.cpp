@@ -1,8 +1,8 @@
 // D's string functions (and strtoll(), which reads one). Each runs in the BPF run-time library
 // (codegen/runtime/strings.c, dtx_rt_<name>), which gives their
 // semantics; a string result is a fresh strsize buffer of scratch.
+#include "codegen/functions/builder.h"
 #include "codegen/functions/function.h"
-#include "codegen/lowering.h"
 #include "codegen/runtime_library.h"
 
 namespace dtx::sema {
@@ -10,33 +10,36 @@ namespace dtx::sema {
 namespace {
 
 using codegen::ClauseState;
-using codegen::Lowering;
+using codegen::FunctionBuilder;
 using codegen::Value;
 
-llvm::Value *string_argument(Lowering &l, const ast::Call &call, size_t i, ClauseState &state) {
+llvm::Value *string_argument(FunctionBuilder &l, const ast::Call &call, size_t i,
+                             ClauseState &state) {
     return l.lower(*call.arguments.at(i), state).value;
 }
 
-llvm::Value *integer_argument(Lowering &l, const ast::Call &call, size_t i, ClauseState &state) {
+llvm::Value *integer_argument(FunctionBuilder &l, const ast::Call &call, size_t i,
+                              ClauseState &state) {
     return l.lower_scalar(*call.arguments.at(i), state);
 }
 
 // An optional integer argument, or the library's mark for "not given".
-llvm::Value *optional_integer(Lowering &l, const ast::Call &call, size_t i, ClauseState &state) {
+llvm::Value *optional_integer(FunctionBuilder &l, const ast::Call &call, size_t i,
+                              ClauseState &state) {
     return call.arguments.size() > i ? integer_argument(l, call, i, state)
                                      : l.const64(uint64_t(codegen::kRuntimeOmittedArgument));
 }
 
-llvm::Value *string_result(Lowering &l, ClauseState &state) {
+llvm::Value *string_result(FunctionBuilder &l, ClauseState &state) {
     return l.scratch(state, uint32_t(l.strsize()));
 }
 
-Value lower_strlen(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_strlen(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::Value *s = string_argument(l, call, 0, state);
     return {l.runtime_call("dtx_rt_strlen", {s, l.const64(l.strsize())}), call.type};
 }
 
-Value lower_strjoin(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_strjoin(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::Value *a = string_argument(l, call, 0, state);
     llvm::Value *b = string_argument(l, call, 1, state);
     llvm::Value *dst = string_result(l, state);
@@ -44,7 +47,7 @@ Value lower_strjoin(Lowering &l, const ast::Call &call, ClauseState &state, bool
     return {dst, call.type};
 }
 
-Value lower_substr(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_substr(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::Value *s = string_argument(l, call, 0, state);
     llvm::Value *index = integer_argument(l, call, 1, state);
     llvm::Value *length = optional_integer(l, call, 2, state);
@@ -54,7 +57,7 @@ Value lower_substr(Lowering &l, const ast::Call &call, ClauseState &state, bool)
 }
 
 // index() and rindex(): a position, or -1.
-Value lower_search(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_search(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::Value *s = string_argument(l, call, 0, state);
     llvm::Value *sub = string_argument(l, call, 1, state);
     llvm::Value *start = optional_integer(l, call, 2, state);
@@ -65,7 +68,7 @@ Value lower_search(Lowering &l, const ast::Call &call, ClauseState &state, bool)
 
 // strchr(), strrchr() and strstr(): the rest of the string from the match,
 // or NULL (the empty string, whose address compares equal to NULL in D).
-Value lower_find(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_find(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::Value *s = string_argument(l, call, 0, state);
     llvm::Value *what = call.function == "strstr" ? string_argument(l, call, 1, state)
                                                   : integer_argument(l, call, 1, state);
@@ -76,14 +79,14 @@ Value lower_find(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
 }
 
 // basename(), dirname(), toupper(), tolower(): one string to another.
-Value lower_transform(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_transform(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::Value *s = string_argument(l, call, 0, state);
     llvm::Value *dst = string_result(l, state);
     l.runtime_call("dtx_rt_" + call.function, {dst, s, l.const64(l.strsize())});
     return {dst, call.type};
 }
 
-Value lower_lltostr(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_lltostr(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::Value *value = integer_argument(l, call, 0, state);
     llvm::Value *base =
         call.arguments.size() > 1 ? integer_argument(l, call, 1, state) : l.const64(10);
@@ -95,7 +98,7 @@ Value lower_lltostr(Lowering &l, const ast::Call &call, ClauseState &state, bool
 // strtok(s, delimiters), strtok(NULL, delimiters): the state of the scan lives
 // in this CPU's clause context, so it carries from clause to clause of a
 // firing, as in DTrace; each firing starts without one.
-Value lower_strtok(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_strtok(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     const ast::Expr &first = *call.arguments.at(0);
     llvm::Value *s = l.is_null_pointer(first) ? l.const64(0) : string_argument(l, call, 0, state);
     llvm::Value *delimiters = string_argument(l, call, 1, state);
@@ -110,7 +113,7 @@ Value lower_strtok(Lowering &l, const ast::Call &call, ClauseState &state, bool)
 
 // strtoll(s [, base]): base 0 (the prefix decides) or 2 to 36; any other
 // is an illegal operation, as in DTrace.
-Value lower_strtoll(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_strtoll(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::IRBuilder<> &ir = l.ir();
     llvm::Value *s = string_argument(l, call, 0, state);
     llvm::Value *base = optional_integer(l, call, 1, state);
@@ -125,7 +128,7 @@ Value lower_strtoll(Lowering &l, const ast::Call &call, ClauseState &state, bool
 }
 
 // cleanpath(s): its progress is kept in scratch (codegen/runtime/strings.c says why).
-Value lower_cleanpath(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_cleanpath(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::Value *s = string_argument(l, call, 0, state);
     llvm::Value *dst = string_result(l, state);
     llvm::Value *progress = l.scratch(state, 24);

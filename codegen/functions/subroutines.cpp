@@ -1,6 +1,6 @@
 // Subroutines of no other family: rand(), progenyof(), getmajor(), getminor().
+#include "codegen/functions/builder.h"
 #include "codegen/functions/function.h"
-#include "codegen/lowering.h"
 
 #include <linux/bpf.h>
 
@@ -9,10 +9,10 @@ namespace dtx::sema {
 namespace {
 
 using codegen::ClauseState;
-using codegen::Lowering;
+using codegen::FunctionBuilder;
 using codegen::Value;
 
-Value lower_rand(Lowering &l, const ast::Call &call, ClauseState &, bool) {
+Value lower_rand(FunctionBuilder &l, const ast::Call &call, ClauseState &, bool) {
     llvm::Value *bits = l.call_helper(BPF_FUNC_get_prandom_u32, l.i32(), {});
     return {l.normalize(l.ir().CreateZExt(bits, l.i64()), call.type), call.type};
 }
@@ -23,7 +23,7 @@ constexpr unsigned kAncestorLimit = 64;
 
 // progenyof(pid): 1 when the current process is `pid` or descends from it,
 // following each task's real_parent up to init.
-Value lower_progenyof(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_progenyof(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::IRBuilder<> &ir = l.ir();
     llvm::Value *wanted = l.lower_scalar(*call.arguments.at(0), state);
     std::optional<uint64_t> parent = l.kernel_member_offset(call, "task_struct", "real_parent");
@@ -81,7 +81,7 @@ Value lower_progenyof(Lowering &l, const ast::Call &call, ClauseState &state, bo
 // inode's i_rdev, struct super_block's s_dev and psinfo_t's pr_ttydev hold):
 // major = dev >> 20 (12 bits), minor = dev & 0xfffff (20 bits). The dev_t of
 // user space (stat(2)'s st_dev) encodes them otherwise.
-Value lower_device_part(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_device_part(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::IRBuilder<> &ir = l.ir();
     llvm::Value *dev =
         ir.CreateAnd(l.lower_scalar(*call.arguments.at(0), state), l.const64(0xffffffff));

@@ -2,19 +2,19 @@
 // ufunc(), umod() and uaddr() of the current process's. Each is its argument,
 // an integer, typed so that the consumer names it (module`function+0x10,
 // module`function, module) when it prints the record or key holding it; a
-// user address is recorded with its process (Lowering::store_field).
+// user address is recorded with its process (the lowering's store_field).
+#include "codegen/functions/builder.h"
 #include "codegen/functions/function.h"
-#include "codegen/lowering.h"
 
 namespace dtx::sema {
 
 namespace {
 
 using codegen::ClauseState;
-using codegen::Lowering;
+using codegen::FunctionBuilder;
 using codegen::Value;
 
-Value lower_symbol(Lowering &l, const ast::Call &call, ClauseState &state, bool) {
+Value lower_symbol(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     return {l.lower_scalar(*call.arguments.at(0), state), call.type};
 }
 

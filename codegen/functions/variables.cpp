@@ -3,7 +3,7 @@
 // Types follow dtrace-utils; walltimestamp is unsigned here because it is a
 // count of nanoseconds since the epoch, what %Y formats.
 #include "codegen/builtins.h"
-#include "codegen/lowering.h"
+#include "codegen/functions/builder.h"
 #include "codegen/trampoline.h"
 
 #include <linux/bpf.h>
@@ -14,15 +14,15 @@ namespace {
 
 using codegen::ClauseContextLayout;
 using codegen::ClauseState;
-using codegen::Lowering;
+using codegen::FunctionBuilder;
 using codegen::Value;
 
 template <unsigned n>
-Value lower_arg(Lowering &l, const ast::Expr &expr, ClauseState &state) {
-    return {l.load64(l.at(state.dctx, ClauseContextLayout::args + 8 * n)), expr.type};
+Value lower_arg(FunctionBuilder &l, const ast::Expr &expr, ClauseState &state) {
+    return {l.load64(l.at(l.clause_context(state), ClauseContextLayout::args + 8 * n)), expr.type};
 }
 
-Value lower_execname(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+Value lower_execname(FunctionBuilder &l, const ast::Expr &expr, ClauseState &state) {
     llvm::Value *buffer = l.scratch(state, uint32_t(l.strsize()));
     l.store64(l.const64(0), buffer);
     l.current_comm(state, buffer, uint32_t(std::min<uint64_t>(16, l.strsize())));
@@ -32,31 +32,31 @@ Value lower_execname(Lowering &l, const ast::Expr &expr, ClauseState &state) {
 // pid and tid, uid and gid: the halves of tgid << 32 | pid and
 // gid << 32 | uid, for the thread the firing is about.
 template <bool ids, bool high>
-Value lower_half(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+Value lower_half(FunctionBuilder &l, const ast::Expr &expr, ClauseState &state) {
     llvm::Value *both = ids ? l.current_pid_tgid(state) : l.current_uid_gid(state);
     llvm::Value *half = high ? l.ir().CreateLShr(both, 32) : l.ir().CreateAnd(both, 0xffffffff);
     return {l.normalize(half, expr.type), expr.type};
 }
 
-Value lower_cpu(Lowering &l, const ast::Expr &expr, ClauseState &state) {
-    return {l.ir().CreateZExt(l.firing_cpu(state.dctx), l.i64()), expr.type};
+Value lower_cpu(FunctionBuilder &l, const ast::Expr &expr, ClauseState &state) {
+    return {l.ir().CreateZExt(l.firing_cpu(l.clause_context(state)), l.i64()), expr.type};
 }
 
-Value lower_curcpu(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+Value lower_curcpu(FunctionBuilder &l, const ast::Expr &expr, ClauseState &state) {
     return {l.current_cpu_info(state), expr.type};
 }
 
-Value lower_timestamp(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+Value lower_timestamp(FunctionBuilder &l, const ast::Expr &expr, ClauseState &state) {
     return {l.firing_timestamp(state), expr.type};
 }
 
-Value lower_walltimestamp(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+Value lower_walltimestamp(FunctionBuilder &l, const ast::Expr &expr, ClauseState &state) {
     return {l.ir().CreateAdd(l.firing_timestamp(state), l.walltime_offset()), expr.type};
 }
 
 // Fields of the current task at offsets taken from kernel BTF: the path
 // from the task to the value, member by member.
-Value read_task(Lowering &l, const ast::Expr &expr, ClauseState &state,
+Value read_task(FunctionBuilder &l, const ast::Expr &expr, ClauseState &state,
                 std::initializer_list<std::pair<std::string_view, std::string_view>> path,
                 bool follow_first) {
     std::vector<uint64_t> offsets;
@@ -86,50 +86,50 @@ Value read_task(Lowering &l, const ast::Expr &expr, ClauseState &state,
     return {l.load_integer(buffer, expr.type), expr.type};
 }
 
-Value lower_ppid(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+Value lower_ppid(FunctionBuilder &l, const ast::Expr &expr, ClauseState &state) {
     return read_task(l, expr, state, {{"task_struct", "real_parent"}, {"task_struct", "tgid"}},
                      true);
 }
 
-Value lower_vtimestamp(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+Value lower_vtimestamp(FunctionBuilder &l, const ast::Expr &expr, ClauseState &state) {
     return read_task(l, expr, state, {{"task_struct", "se"}, {"sched_entity", "sum_exec_runtime"}},
                      false);
 }
 
-Value lower_curthread(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+Value lower_curthread(FunctionBuilder &l, const ast::Expr &expr, ClauseState &state) {
     return {l.current_task(state), expr.type};
 }
 
 template <unsigned field>
-Value lower_probe_name(Lowering &l, const ast::Expr &expr, ClauseState &state) {
+Value lower_probe_name(FunctionBuilder &l, const ast::Expr &expr, ClauseState &state) {
     return {l.probe_name_field(field, state), expr.type};
 }
 
 template <uint32_t offset>
-Value lower_context_word(Lowering &l, const ast::Expr &expr, ClauseState &state) {
-    return {l.normalize(l.load64(l.at(state.dctx, offset)), expr.type), expr.type};
+Value lower_context_word(FunctionBuilder &l, const ast::Expr &expr, ClauseState &state) {
+    return {l.normalize(l.load64(l.at(l.clause_context(state), offset)), expr.type), expr.type};
 }
 
 // The dispatch stores the EPID only for clauses that read it.
-Value lower_epid(Lowering &l, const ast::Expr &expr, ClauseState &state) {
-    state.reads_epid = true;
+Value lower_epid(FunctionBuilder &l, const ast::Expr &expr, ClauseState &state) {
+    l.note_epid_read(state);
     return lower_context_word<ClauseContextLayout::epid>(l, expr, state);
 }
 
 // stackdepth, ustackdepth: the frames the stack has (127 at most), the
 // user stack's as ustack() walks it.
 template <bool user>
-Value lower_stack_depth(Lowering &l, const ast::Expr &expr, ClauseState &state) {
-    if (!state.ctx)
+Value lower_stack_depth(FunctionBuilder &l, const ast::Expr &expr, ClauseState &state) {
+    if (!l.probe_context(state))
         return {l.const64(0), expr.type};
     llvm::IRBuilder<> &ir = l.ir();
     constexpr uint32_t frames = 127;
     if (user)
         return {l.unwind_user_stack(nullptr, frames, expr, state), expr.type};
     llvm::Value *buffer = l.scratch(state, frames * 8);
-    llvm::Value *bytes =
-        l.call_helper(BPF_FUNC_get_stack, l.i64(),
-                      {state.ctx, buffer, ir.getInt32(frames * 8), l.kernel_stack_flags(state)});
+    llvm::Value *bytes = l.call_helper(
+        BPF_FUNC_get_stack, l.i64(),
+        {l.probe_context(state), buffer, ir.getInt32(frames * 8), l.kernel_stack_flags(state)});
     llvm::Value *depth = ir.CreateLShr(bytes, 3);
     return {ir.CreateSelect(ir.CreateICmpSLT(bytes, l.const64(0)), l.const64(0), depth), expr.type};
 }
@@ -137,15 +137,16 @@ Value lower_stack_depth(Lowering &l, const ast::Expr &expr, ClauseState &state) 
 // caller, ucaller: the frame below the probe's, where the probed code was
 // called from (0 where there is no stack to read).
 template <bool user>
-Value lower_caller(Lowering &l, const ast::Expr &expr, ClauseState &state) {
-    if (!state.ctx)
+Value lower_caller(FunctionBuilder &l, const ast::Expr &expr, ClauseState &state) {
+    if (!l.probe_context(state))
         return {l.const64(0), expr.type};
     llvm::IRBuilder<> &ir = l.ir();
     llvm::Value *buffer = l.scratch(state, 16);
     l.zero(buffer, 16);
     if (!user) {
-        l.call_helper(BPF_FUNC_get_stack, l.i64(),
-                      {state.ctx, buffer, ir.getInt32(16), l.kernel_stack_flags(state)});
+        l.call_helper(
+            BPF_FUNC_get_stack, l.i64(),
+            {l.probe_context(state), buffer, ir.getInt32(16), l.kernel_stack_flags(state)});
         return {l.load64(l.at(buffer, 8)), expr.type};
     }
     l.unwind_user_stack(buffer, 2, expr, state);
@@ -156,15 +157,15 @@ Value lower_caller(Lowering &l, const ast::Expr &expr, ClauseState &state) {
 }
 
 // zonename: Linux has no zones; every process is in dtrace's "global" zone.
-Value lower_zonename(Lowering &l, const ast::Expr &expr, ClauseState &) {
+Value lower_zonename(FunctionBuilder &l, const ast::Expr &expr, ClauseState &) {
     return {l.string_literal("global"), expr.type};
 }
 
-Value lower_args(Lowering &l, const ast::Subscript &s, ClauseState &state) {
+Value lower_args(FunctionBuilder &l, const ast::Subscript &s, ClauseState &state) {
     return l.lower_probe_argument(s, s.type, state);
 }
 
-Value lower_uregs(Lowering &l, const ast::Subscript &s, ClauseState &state) {
+Value lower_uregs(FunctionBuilder &l, const ast::Subscript &s, ClauseState &state) {
     return l.lower_user_register(s, s.type, state);
 }
 
