@@ -25,8 +25,8 @@ public:
 
     Status match(const ProbePattern &pattern, trace::ProbeTable &table,
                  std::vector<const trace::Probe *> &out) override {
-        if (!trace::glob_match(pattern.provider, "dtrace") || !trace::glob_match(pattern.module, "") ||
-            !trace::glob_match(pattern.function, ""))
+        if (!trace::glob_match(pattern.provider, "dtrace") ||
+            !trace::glob_match(pattern.module, "") || !trace::glob_match(pattern.function, ""))
             return {};
         for (const char *probe : kProbeNames)
             if (trace::glob_match(pattern.name, probe))
@@ -56,6 +56,10 @@ public:
             t.spec.program_name = begin ? "dtx_begin" : "dtx_end";
             t.spec.section = "raw_tp";
             t.spec.probes = {probe};
+            // dtrace runs BEGIN and END in its own process, not in the
+            // kernel: no kernel stack (stackdepth 0, stack() empty), not
+            // the frames of the system call that runs them here.
+            t.spec.has_stack_context = false;
             t.activation = begin ? Activation::Begin : Activation::End;
             uint32_t id = probe->id;
             t.spec.emit = [id, begin](codegen::TrampolineBuilder &b) {
@@ -63,8 +67,8 @@ public:
                 llvm::Value *dctx = b.clause_context();
                 b.store_probe_id(dctx, ir.getInt64(id));
                 b.clear_arguments(dctx);
-                b.run_clauses(dctx, begin ? codegen::ClauseGate::NotDraining
-                                          : codegen::ClauseGate::None);
+                b.run_clauses(dctx,
+                              begin ? codegen::ClauseGate::NotDraining : codegen::ClauseGate::None);
                 if (begin) {
                     // Tracing starts after BEGIN unless BEGIN called exit().
                     llvm::GlobalVariable *activity = b.module().getNamedGlobal("dtx_activity");

@@ -1,6 +1,7 @@
 // The proc provider: processes and threads created, exec'd, exiting and
 // signalled, as DTrace's proc provider names them, on the scheduler's and the
-// system calls' tracepoints. arg0..argN are the tracepoint's arguments;
+// system calls' tracepoints. arg0..argN are the tracepoint's arguments (but
+// exit's arg0, the reason it exits, as in dtrace);
 // args[] are DTrace's (psinfo_t *, lwpsinfo_t * through the D library's
 // translators).
 #include "providers/registry.h"
@@ -9,6 +10,34 @@
 namespace dtx::providers {
 
 namespace {
+
+// CLD_EXITED (1), CLD_KILLED (2) or CLD_DUMPED (3) for the exiting task
+// (sched_process_exit's arg0): its exit_code is the status << 8, or the
+// signal, | 0x80 when it dumped core.
+llvm::Value *exit_reason(TracepointFilter &f) {
+    llvm::IRBuilder<> &ir = f.ir();
+    llvm::Value *code = f.member(f.argument(0), "task_struct", "exit_code", 4);
+    llvm::Value *signalled = ir.CreateICmpNE(ir.CreateAnd(code, 0x7f), f.constant(0));
+    llvm::Value *dumped = ir.CreateICmpNE(ir.CreateAnd(code, 0x80), f.constant(0));
+    return ir.CreateSelect(signalled, ir.CreateSelect(dumped, f.constant(3), f.constant(2)),
+                           f.constant(1));
+}
+
+// The signal signal_deliver reports, but for a fatal one: the kernel turns
+// it into SIGKILL for every thread of the process and keeps the signal in
+// signal_struct's group_exit_code, where dtrace's args[0] comes from (a
+// process killed by SIGUSR1 handles SIGUSR1, not SIGKILL).
+llvm::Value *handled_signal(TracepointFilter &f) {
+    llvm::IRBuilder<> &ir = f.ir();
+    constexpr uint64_t kSigkill = 9;
+    llvm::Value *reported = f.argument(0);
+    llvm::Value *signal = f.member(f.current_task(), "task_struct", "signal", 8);
+    llvm::Value *fatal =
+        ir.CreateAnd(f.member(signal, "signal_struct", "group_exit_code", 4), 0x7f);
+    llvm::Value *use_fatal = ir.CreateAnd(ir.CreateICmpEQ(reported, f.constant(kSigkill)),
+                                          ir.CreateICmpNE(fatal, f.constant(0)));
+    return ir.CreateSelect(use_fatal, fatal, reported);
+}
 
 // x86-64 system call numbers the filters test.
 constexpr uint64_t kClone = 56, kFork = 57, kVfork = 58, kExecve = 59, kExecveat = 322,
@@ -81,20 +110,21 @@ std::vector<StableProbe> proc_probes() {
         {"exec-failure",
          "sys_exit",
          "",
-         {{"int", "(int)-(int64_t)arg1"}},
+         // -errno, as in dtrace: the system call's return value.
+         {{"int", "(int)arg1"}},
          [](TracepointFilter &f) {
              llvm::Value *number = f.member(f.argument(0), "pt_regs", "orig_ax", 8);
              return f.ir().CreateAnd(is_any(f, number, {kExecve, kExecveat}),
                                      f.ir().CreateICmpSLT(f.argument(1), f.constant(0)));
          },
          syscall_number},
-        // CLD_EXITED, CLD_KILLED or CLD_DUMPED, from the status the process
-        // exits with (exit_code: status << 8, or the signal | 0x80 for a core).
+        // arg0 and args[0]: CLD_EXITED, CLD_KILLED or CLD_DUMPED, from the
+        // status the process exits with (exit_code: status << 8, or the
+        // signal | 0x80 for a core), as in dtrace.
         {"exit",
          "sched_process_exit",
          "",
-         {{"int", "((struct task_struct *)arg0)->exit_code & 0x7f ? "
-                  "(((struct task_struct *)arg0)->exit_code & 0x80 ? 3 : 2) : 1"}},
+         {{"int", "(int)arg0"}},
          // The last thread out: its signal_struct's count of live threads
          // has reached 0 (group_dead).
          [](TracepointFilter &f) {
@@ -102,7 +132,10 @@ std::vector<StableProbe> proc_probes() {
              return f.ir().CreateICmpEQ(f.member(signal, "signal_struct", "live", 4),
                                         f.constant(0));
          },
-         {"task_struct.signal", "signal_struct.live"}},
+         {"task_struct.signal", "signal_struct.live", "task_struct.exit_code"},
+         nullptr,
+         -1,
+         {exit_reason}},
         {"lwp-exit", "sched_process_exit", "", {}},
         {"signal-send",
          "signal_generate",
@@ -115,7 +148,13 @@ std::vector<StableProbe> proc_probes() {
          "",
          {{"int", "(int)arg0"},
           {"siginfo_t *", "(siginfo_t *)arg1"},
-          {"void (*)(void)", "(void (*)(void))((struct k_sigaction *)arg2)->sa.sa_handler"}}},
+          {"void (*)(void)", "(void (*)(void))((struct k_sigaction *)arg2)->sa.sa_handler"}},
+         nullptr,
+         {"task_struct.signal", "signal_struct.group_exit_code"},
+         nullptr,
+         -1,
+         {handled_signal, [](TracepointFilter &f) { return f.argument(1); },
+          [](TracepointFilter &f) { return f.argument(2); }}},
         {"signal-clear",
          "",
          "Linux has no tracepoint where a pending signal is taken by sigwait(2) or "

@@ -45,6 +45,10 @@ llvm::Value *TracepointFilter::current_pid_tgid() {
     return builder_.call_helper(BPF_FUNC_get_current_pid_tgid, ir().getInt64Ty(), {});
 }
 
+llvm::Value *TracepointFilter::current_task() {
+    return builder_.call_helper(BPF_FUNC_get_current_task, ir().getInt64Ty(), {});
+}
+
 ProviderAttributes stable_provider_attributes() {
     constexpr Attributes kEvolvingIsa{Stability::Evolving, Stability::Evolving,
                                       DependencyClass::Isa};

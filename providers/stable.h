@@ -34,6 +34,8 @@ public:
     llvm::Value *read(llvm::Value *address, unsigned size);
     // bpf_get_current_pid_tgid(): tgid << 32 | pid.
     llvm::Value *current_pid_tgid();
+    // bpf_get_current_task(): the running task_struct's address.
+    llvm::Value *current_task();
     llvm::Value *constant(uint64_t value) { return ir().getInt64(value); }
 
 private:

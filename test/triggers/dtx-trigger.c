@@ -178,6 +178,22 @@ static int run_children_exit(char **args, long status) {
     return 0;
 }
 
+/* N children, one after another, each killed by its own SIGUSR1 (no handler). */
+static int run_usr1_children(char **args, long n) {
+    (void)args;
+    for (long i = 0; i < n; i++) {
+        pid_t child = fork();
+        if (child == 0) {
+            signal(SIGUSR1, SIG_DFL);
+            kill(getpid(), SIGUSR1);
+            _exit(0);
+        }
+        if (child < 0 || waitpid(child, NULL, 0) < 0)
+            fail("fork");
+    }
+    return 0;
+}
+
 static void *thread_body(void *unused) {
     (void)unused;
     syscall(SYS_getpid);
@@ -461,6 +477,9 @@ static const struct Command kCommands[] = {
      run_children_exit},
     {"signal-self", "N", "kill itself SIGUSR1 N times, each caught by a handler", 0,
      run_signal_self},
+    {"usr1-children", "N",
+     "fork a child that kills itself with SIGUSR1 (no handler: it dies), N times", 0,
+     run_usr1_children},
     {"threads", "N", "create and join a thread that calls getpid, N times", 0, run_threads},
     {"sleep", "MS", "one nanosleep of MS milliseconds", 0, run_sleep},
     {"getpid", "N", "getpid, N times in a tight loop", 0, run_getpid},

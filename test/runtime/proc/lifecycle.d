@@ -46,7 +46,7 @@ proc:::exec
 proc:::exec-failure
 /ppid == $target/
 {
-	@[strjoin("exec-failure, errno ", lltostr(args[0]))] = count();
+	@[strjoin("exec-failure ", lltostr(args[0]))] = count();
 }
 
 proc:::exec-success
@@ -58,7 +58,8 @@ proc:::exec-success
 proc:::exit
 /ppid == $target/
 {
-	@[strjoin("exit, reason ", lltostr(args[0]))] = count();
+	@[strjoin(strjoin("exit, reason ", lltostr(args[0])),
+	    arg0 == args[0] ? ", arg0 too" : ", arg0 differs")] = count();
 }
 
 END
