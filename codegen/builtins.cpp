@@ -7,7 +7,8 @@ namespace dtx::sema {
 namespace {
 
 constexpr BuiltinConstant kConstants[] = {
-    {"NULL", "void *", 0},
+    // As in dtrace, NULL is the int 0 (sizeof 4), which any pointer takes.
+    {"NULL", "int", 0},
     // Linux signal numbers (x86-64).
     {"SIGHUP", "int", 1},
     {"SIGINT", "int", 2},

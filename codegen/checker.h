@@ -76,6 +76,8 @@ public:
     std::optional<int64_t> constant_value(const ast::Expr &expr) const;
     // The arguments from `first` on against the descriptor's parameters.
     bool check_arguments(ast::Call &call, const FunctionDescriptor &fn, size_t first);
+    // Whether `expr` is the constant 0 (NULL), which any pointer takes.
+    bool is_null_constant(const ast::Expr &expr) const;
     // An argument that must name an aggregation of the program; errors carry
     // `code_prefix` (D_PRINTA_AGGARG ...).
     AggregationInfo *aggregation_argument(ast::Expr &arg, const std::string &function,
@@ -125,10 +127,11 @@ private:
     // checks `value` against its type. `value` null means read-modify-write.
     const Type *check_store(ast::Expr &target, const Type *value, bool value_is_null,
                             const SourceRange &at, const std::string &op);
+    // A new variable gets the type `created`.
     const Type *store_variable(std::map<std::string, VariableInfo> &scope, VariableScope kind,
                                const std::string &name, const std::string &shown,
                                const ast::Expr &target, const Type *value, bool value_is_null,
-                               const SourceRange &at);
+                               const SourceRange &at, const Type *created);
     // Finds (or, for a store or a self-> read, creates) the associative array
     // `name` and checks the subscript's keys against its key types.
     VariableInfo *associative_array(std::map<std::string, VariableInfo> &scope, VariableScope kind,
@@ -155,7 +158,6 @@ private:
                                       const std::vector<std::string> &known);
     std::vector<std::string> identifier_names() const;
     const Type *value_type(const Type *type); // char arrays read as string values
-    bool is_null_constant(const ast::Expr &expr) const;
     KernelTypes &kernel_types();
     // A record's members, imported from kernel BTF first if it came from there.
     const Type *with_members(const Type *record);

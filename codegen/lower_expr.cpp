@@ -389,6 +389,17 @@ Value Lowering::lower_subscript(const ast::Subscript &s, ClauseState &state) {
         if (r.kind == sema::Resolution::Kind::Inline && !r.inline_definition->parameters.empty())
             return lower_inline_call(s, *r.inline_definition, state);
     }
+    const VariableStorage *named = storage_of(s);
+    if (const sema::Type *base_type = sema::resolve(s.base->type);
+        base_type && sema::is_string(base_type) &&
+        !(named && named->info && named->info->associative)) {
+        // A char of the string's strsize bytes; beyond them, a fault.
+        Value base = lower(*s.base, state);
+        llvm::Value *index = lower_scalar(*s.indices.at(0), state);
+        fault_if(state, ir_.CreateICmpUGE(index, const64(strsize())), trace::FaultKind::BadIndex,
+                 index);
+        return {load_integer(at(base.value, opaque(index)), type), type};
+    }
     if (const VariableStorage *storage = storage_of(s);
         storage && storage->kind == VariableStorage::Kind::Map)
         return read_variable(*storage, &s.indices, s, state);
@@ -463,6 +474,15 @@ Value Lowering::lower_cast(const ast::Cast &c, ClauseState &state) {
     if (sema::is_array(sema::resolve(c.operand->type)) && !is_memory_value(type))
         return {normalize(lower_scalar(*c.operand, state), type), type};
     Value v = lower(*c.operand, state);
+    const sema::Type *from = sema::resolve(c.operand->type);
+    if (sema::is_string(sema::resolve(type)) && sema::is_char_array(from) &&
+        from->size < strsize()) {
+        // A string holds strsize bytes: the array's, then NULs.
+        llvm::Value *buffer = scratch(state, uint32_t(strsize()));
+        zero(buffer, uint32_t(strsize()));
+        copy_bytes(buffer, v.value, uint32_t(from->size));
+        return {buffer, type};
+    }
     if (is_memory_value(type)) {
         if (v.value->getType()->isPointerTy())
             return {v.value, type};

@@ -2,6 +2,7 @@
 // ++ and -- on whole variables, logical operators, comparisons (of strings
 // too) and arithmetic (of pointers too).
 #include "codegen/lowering.h"
+#include "codegen/runtime_library.h"
 
 #include <linux/bpf.h>
 
@@ -174,8 +175,23 @@ Value Lowering::lower_comparison(const ast::Binary &b, ClauseState &state) {
     return {ir_.CreateZExt(ir_.CreateICmp(p, lhs, rhs), i64()), type};
 }
 
+// `string + n` and `n + string`: the string from byte n on ("" past its
+// end); a negative n is an address before it, a fault.
+Value Lowering::lower_string_offset(const ast::Binary &b, ClauseState &state) {
+    const bool string_first = sema::is_string(sema::resolve(b.lhs->type));
+    llvm::Value *text = lower(string_first ? *b.lhs : *b.rhs, state).value;
+    llvm::Value *offset = lower_scalar(string_first ? *b.rhs : *b.lhs, state);
+    fault_if(state, ir_.CreateICmpSLT(offset, const64(0)), trace::FaultKind::BadAddress, offset);
+    llvm::Value *dst = scratch(state, uint32_t(strsize()));
+    runtime_call("dtx_rt_substr", {dst, text, offset, const64(uint64_t(kRuntimeOmittedArgument)),
+                                   const64(strsize())});
+    return {dst, b.type};
+}
+
 Value Lowering::lower_arithmetic(const ast::Binary &b, ClauseState &state) {
     const sema::Type *type = b.type;
+    if (sema::is_string(sema::resolve(type)))
+        return lower_string_offset(b, state);
     llvm::Value *lhs = lower_scalar(*b.lhs, state);
     llvm::Value *rhs = lower_scalar(*b.rhs, state);
     // Pointer arithmetic scales by the pointee's size.

@@ -653,6 +653,9 @@ trace::ValueLayout Lowering::layout_of(const sema::Type *type, uint32_t offset) 
                                                                     : trace::ValueKind::KernelStack;
     } else if (t && is_memory_value(t)) {
         layout.kind = trace::ValueKind::Bytes;
+    } else if (t && t->kind == sema::TypeKind::Float && t->size <= 8) {
+        layout.kind = trace::ValueKind::Float;
+        layout.width = uint8_t(t->size);
     } else {
         using Form = sema::SymbolForm;
         layout.kind = trace::ValueKind::Integer;

@@ -407,6 +407,7 @@ public:
     Value lower_comparison(const ast::Binary &b, ClauseState &state);
     // +, -, *, /, %, <<, >>, &, | and ^, with pointer arithmetic
     Value lower_arithmetic(const ast::Binary &b, ClauseState &state);
+    Value lower_string_offset(const ast::Binary &b, ClauseState &state);
     Value string_compare(const Value &lhs, const Value &rhs, ast::BinaryOp op);
     Value null_string_compare(const ast::Binary &comparison, ClauseState &state);
     // Binary arithmetic on operands already in `type`, with C's division

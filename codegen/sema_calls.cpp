@@ -106,11 +106,13 @@ bool Checker::check_arguments(Call &call, const FunctionDescriptor &fn, size_t f
                 break;
             case ParameterKind::StringLike:
                 // NULL is accepted too: strtok(NULL, ",") continues a scan.
-                accepted =
-                    is_string_like(type) || (is_pointer(type) && is_void(resolve(type)->element));
+                accepted = is_string_like(type) ||
+                           (is_pointer(type) && is_void(resolve(type)->element)) ||
+                           is_null_constant(arg);
                 break;
             case ParameterKind::Pointer:
-                accepted = is_pointer(type) || is_string_like(type) || is_array(type);
+                accepted = is_pointer(type) || is_string_like(type) || is_array(type) ||
+                           is_null_constant(arg);
                 break;
             default:
                 break;

@@ -269,6 +269,13 @@ const Type *Checker::check_unary(Unary &unary) {
             error("D_SIZEOF_BITFIELD", unary.range, "sizeof cannot be applied to a bit-field");
             return nullptr;
         }
+        // A string constant is its characters and the NUL, as in dtrace:
+        // sizeof "hi" is 3.
+        if (const auto *literal = operand.as<StringLiteral>()) {
+            out_.resolutions[&unary] = {.kind = Resolution::Kind::Constant,
+                                        .value = int64_t(literal->value.size() + 1)};
+            return types_.lookup("size_t");
+        }
         return check_sizeof(unary, type, operand.range);
     case UnaryOp::Stringof:
         if (!is_scalar(type) && !is_string_like(type)) {
@@ -330,6 +337,10 @@ const Type *Checker::check_binary(Binary &binary) {
     case BinaryOp::Sub: {
         if (is_string_like(lhs) && is_string_like(rhs) && (is_string(lhs) || is_string(rhs)))
             return incompatible("D_OP_ARITH", "cannot do arithmetic on strings (use strjoin())");
+        // A string and an integer: the string from that offset, as in dtrace.
+        if (binary.op == BinaryOp::Add &&
+            ((is_string(lhs) && is_integer(rhs)) || (is_integer(lhs) && is_string(rhs))))
+            return types_.string_type();
         const Type *left = decayed(lhs), *right = decayed(rhs);
         if (is_pointer(left) && is_integer(rhs))
             return resolve(left);
@@ -545,6 +556,8 @@ const Type *Checker::check_cast(Cast &cast) {
         ok = is_scalar(decayed(operand));
     else if (to->kind == TypeKind::Pointer)
         ok = is_scalar(operand) || is_array(operand);
+    else if (is_string(to)) // the string at an address, or a char array's
+        ok = is_scalar(operand) || is_string_like(operand);
     if (!ok) {
         Diagnostic &d = error("D_CAST_INVAL", cast.range,
                               "cannot cast " + quote(operand) + " to " + quote(target));

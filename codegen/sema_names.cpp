@@ -360,15 +360,11 @@ const Type *Checker::check_macro(MacroArgument &macro) {
 const Type *Checker::store_variable(std::map<std::string, VariableInfo> &scope, VariableScope kind,
                                     const std::string &name, const std::string &shown,
                                     const Expr &target, const Type *value, bool value_is_null,
-                                    const SourceRange &at) {
+                                    const SourceRange &at, const Type *created) {
     auto it = scope.find(name);
-    if (it == scope.end()) {
-        // The first assignment declares the variable with the value's type;
-        // ++ and op= on a new variable start it as an int 0.
-        const Type *type = value ? value_type(value) : types_.int_type();
-        it = scope.emplace(name, VariableInfo{name, kind, type, false, {}, false, target.range})
+    if (it == scope.end())
+        it = scope.emplace(name, VariableInfo{name, kind, created, false, {}, false, target.range})
                  .first;
-    }
     VariableInfo &var = it->second;
     out_.resolutions[&target] = {.kind = Resolution::Kind::Variable, .variable = &var};
     if (var.associative) {
@@ -390,6 +386,12 @@ const Type *Checker::store_variable(std::map<std::string, VariableInfo> &scope, 
 
 const Type *Checker::check_store(Expr &target, const Type *value, bool value_is_null,
                                  const SourceRange &at, const std::string &op) {
+    // The first assignment declares a variable with the value's type; ++ and
+    // -- on a new variable start it as an int64_t 0, as in dtrace, and op= as
+    // an int 0.
+    const Type *created = value                      ? value_type(value)
+                          : op == "++" || op == "--" ? types_.lookup("int64_t")
+                                                     : types_.int_type();
     auto check_value = [&](const Type *type, const std::string &shown) -> const Type * {
         if (type && value && !assignable(type, value, value_is_null)) {
             error("D_OP_INCOMPAT", at,
@@ -414,7 +416,7 @@ const Type *Checker::check_store(Expr &target, const Type *value, bool value_is_
             return nullptr;
         }
         return store_variable(out_.globals, VariableScope::Global, id.name, id.name, target, value,
-                              value_is_null, at);
+                              value_is_null, at, created);
     }
     case Expr::Kind::Variable: {
         auto &var = *target.as<Variable>();
@@ -422,7 +424,7 @@ const Type *Checker::check_store(Expr &target, const Type *value, bool value_is_
         return store_variable(thread ? out_.thread_locals : out_.clause_locals,
                               thread ? VariableScope::Thread : VariableScope::Clause, var.name,
                               (thread ? "self->" : "this->") + var.name, target, value,
-                              value_is_null, at);
+                              value_is_null, at, created);
     }
     case Expr::Kind::Subscript: {
         auto &subscript = *target.as<Subscript>();
@@ -458,8 +460,7 @@ const Type *Checker::check_store(Expr &target, const Type *value, bool value_is_
             }
         }
         if (scope) {
-            VariableInfo *array = associative_array(*scope, kind, shown, name, subscript,
-                                                    value ? value_type(value) : types_.int_type());
+            VariableInfo *array = associative_array(*scope, kind, shown, name, subscript, created);
             if (!array)
                 return nullptr;
             return check_value(array->type, shown + "[]");
@@ -655,6 +656,9 @@ const Type *Checker::check_subscript(Subscript &subscript) {
     const Type *resolved = resolve(base_type);
     if (resolved->kind == TypeKind::Array)
         return resolved->element;
+    // A string is an array of char, as in dtrace: s[i] is its i-th char.
+    if (is_string(resolved))
+        return types_.char_type();
     if (resolved->kind == TypeKind::Pointer) {
         if (is_void(resolved->element)) {
             error("D_DEREF_VOID", subscript.range,

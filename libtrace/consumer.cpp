@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <bit>
 #include <cinttypes>
 #include <csignal>
 #include <cstring>
@@ -338,6 +339,12 @@ FormatArgument Consumer::argument(const ValueLayout &layout,
         remember(pid);
         return UserAddressValue{uint32_t(pid), read<uint64_t>(record, layout.offset + 8)};
     }
+    case ValueKind::Float: {
+        auto bits = read<uint64_t>(record, layout.offset);
+        if (layout.width == 4)
+            return FloatValue{std::bit_cast<float>(uint32_t(bits))};
+        return FloatValue{std::bit_cast<double>(bits)};
+    }
     default: {
         auto bits = read<uint64_t>(record, layout.offset);
         IntegerValue value;
@@ -610,8 +617,7 @@ void Consumer::warn_once(const ActionDescription &action, std::string_view topic
 }
 
 void Consumer::set_exit_status(int status) {
-    if (!exit_status_)
-        exit_status_ = status;
+    exit_status_ = status;
 }
 
 void Consumer::normalize(uint32_t aggregation, std::optional<uint64_t> divisor) {

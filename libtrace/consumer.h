@@ -155,7 +155,8 @@ public:
     KeyField key_field(const ValueLayout &layout, std::span<const std::byte> key) const;
     template <typename T>
     T read(std::span<const std::byte> record, size_t offset) const;
-    // The first exit() wins.
+    // The last exit() executed gives the status, as in dtrace: END's
+    // exit(0) overrides BEGIN's exit(1).
     void set_exit_status(int status);
     // printa(): the aggregations' current snapshot, with or without a format.
     void printa(const ActionDescription &action);

@@ -616,6 +616,9 @@ private:
         case ValueKind::String:
             append_json_string(out, consumer_.string_at(record, layout));
             return;
+        case ValueKind::Float:
+            argument(out, consumer_.argument(layout, record));
+            return;
         default:
             key_value(out, consumer_.key_field(layout, record));
         }

@@ -150,6 +150,7 @@ enum class ValueKind : uint8_t {
     UserModule,   // u64 pid, u64 address (umod())
     UserAddress,  // u64 pid, u64 address (uaddr()): "module`function+0x10"
     Bytes,        // raw memory (tracemem(), copyin() traced): printed as a hex dump
+    Float,        // a float (width 4) or double (width 8) in its slot's low bytes
 };
 
 struct ValueLayout {
@@ -157,7 +158,7 @@ struct ValueLayout {
     uint32_t offset = 0; // from the start of the record or key
     uint32_t size = 8;
     bool is_signed = true; // Integer
-    uint8_t width = 8;     // Integer: the D type's size (values are stored as 8 bytes)
+    uint8_t width = 8;     // Integer, Float: the D type's size (values are stored as 8 bytes)
 };
 
 // A type as print() shows it (ProgramDescription::printed_types): enough of

@@ -141,6 +141,8 @@ private:
         case ValueKind::UserAddress:
             // As dtrace prints them, quiet or not: as aggregation keys.
             return format_key_field(consumer_.key_field(layout, record), options.print);
+        // dtrace's trace() shows a float's bits as an integer of its size.
+        case ValueKind::Float:
         case ValueKind::Integer: {
             if (options.raw_bytes)
                 return bytes_at(layout.width);

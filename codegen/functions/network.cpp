@@ -43,7 +43,7 @@ bool check_address(CallCheck &check) {
         return false;
     const size_t last = check.function.parameter_count - 1;
     ast::Expr &address = *check.call.arguments.at(last);
-    if (is_pointer(resolve(address.type)))
+    if (is_pointer(resolve(address.type)) || c.is_null_constant(address))
         return true;
     Diagnostic &d =
         c.error("D_PROTO_ARG", address.range,

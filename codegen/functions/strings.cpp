@@ -131,7 +131,7 @@ Value lower_strtoll(FunctionBuilder &l, const ast::Call &call, ClauseState &stat
 Value lower_cleanpath(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::Value *s = string_argument(l, call, 0, state);
     llvm::Value *dst = string_result(l, state);
-    llvm::Value *progress = l.scratch(state, 24);
+    llvm::Value *progress = l.scratch(state, 32);
     l.runtime_call("dtx_rt_cleanpath", {dst, s, progress, l.const64(l.strsize())});
     return {dst, call.type};
 }

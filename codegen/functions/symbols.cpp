@@ -3,8 +3,11 @@
 // an integer, typed so that the consumer names it (module`function+0x10,
 // module`function, module) when it prints the record or key holding it; a
 // user address is recorded with its process (the lowering's store_field).
+// As a statement, each prints its symbol, as trace() of it would (dtrace's
+// do the same).
 #include "codegen/functions/builder.h"
 #include "codegen/functions/function.h"
+#include "libtrace/consumer.h"
 
 namespace dtx::sema {
 
@@ -14,8 +17,18 @@ using codegen::ClauseState;
 using codegen::FunctionBuilder;
 using codegen::Value;
 
-Value lower_symbol(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
-    return {l.lower_scalar(*call.arguments.at(0), state), call.type};
+void consume_symbol(trace::Consumer &consumer, const trace::ActionDescription &action,
+                    std::span<const std::byte> record) {
+    consumer.output().trace(action.values.at(0), record);
+}
+
+Value lower_symbol(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool statement) {
+    Value address{l.lower_scalar(*call.arguments.at(0), state), call.type};
+    if (!statement)
+        return address;
+    trace::ActionDescription action = l.action(call, consume_symbol);
+    l.record_lowered(state, action, address);
+    return l.finish_action(state, std::move(action), call);
 }
 
 constexpr auto S = FunctionClass::Subroutine;

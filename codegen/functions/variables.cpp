@@ -50,8 +50,10 @@ Value lower_timestamp(FunctionBuilder &l, const ast::Expr &expr, ClauseState &st
     return {l.firing_timestamp(state), expr.type};
 }
 
-Value lower_walltimestamp(FunctionBuilder &l, const ast::Expr &expr, ClauseState &state) {
-    return {l.ir().CreateAdd(l.firing_timestamp(state), l.walltime_offset()), expr.type};
+// Read afresh at every use, as in dtrace (timestamp is the firing's).
+Value lower_walltimestamp(FunctionBuilder &l, const ast::Expr &expr, ClauseState &) {
+    llvm::Value *now = l.call_helper(BPF_FUNC_ktime_get_ns, l.i64(), {});
+    return {l.ir().CreateAdd(now, l.walltime_offset()), expr.type};
 }
 
 // Fields of the current task at offsets taken from kernel BTF: the path

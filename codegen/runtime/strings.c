@@ -722,126 +722,140 @@ RUNTIME s64 dtx_rt_strtoll(const char *s, s64 base, u64 *number, u64 size) {
 // ---- cleanpath -----------------------------------------------------------------
 
 // cleanpath()'s progress lives in map memory (`state`), where the verifier
-// does not follow it from pass to pass: state[0] the position in s,
-// state[1] the length of dst so far, state[2] 1 when done.
+// does not follow it from pass to pass: state[0] the position in s, state[1]
+// the length of dst so far, state[2] where in dst the current component
+// starts, state[3] where the component before it starts (back_scan()).
 struct path_cleaning {
     char *dst;
     const char *s;
     volatile u64 *state;
     u64 size;
-    u64 length; // back_up(): dst's length before the "/.."
+    u64 absolute; // s starts with '/': dst[0] is that '/'
 };
 
-// One step back in dst to the '/' before the last component (or its start).
-CALLBACK long dtx_rt_step_back(u32 index, void *context) {
+// Finds the start of the component before the current one: just after the
+// last '/' before the separator at state[2] - 1, or 0.
+CALLBACK long dtx_rt_path_back_scan(u32 index, void *context) {
     struct path_cleaning *cleaning = context;
+    u64 base = unlinked(cleaning->state[2]);
     u64 k = index;
-    u64 length = unlinked(cleaning->length);
-    if (k >= length || length >= cleaning->size) {
-        cleaning->state[1] = 0;
+    if (base < 2 || k > base - 2 || base >= cleaning->size) {
+        cleaning->state[3] = 0;
         return 1;
     }
-    u64 at = length - 1 - k;
+    u64 at = base - 2 - k;
     barrier_var(at);
     if (at >= cleaning->size)
         return 1;
     if (cleaning->dst[at] == '/') {
-        cleaning->state[1] = at;
+        cleaning->state[3] = at + 1;
         return 1;
     }
     return 0;
 }
 
-// One step of DTrace's cleanpath: a byte, or a '/' with what follows it.
-CALLBACK long dtx_rt_step_clean(u32 index, void *context) {
+// The component dst[base, j) has ended: the new length of dst. "" and "."
+// go; ".." takes the component before it away, unless that is a ".." too;
+// with none before it, it goes from an absolute path and stays in a relative
+// one.
+INLINE u64 end_component(struct path_cleaning *cleaning, u64 base, u64 j) {
+    char *dst = cleaning->dst;
+    u64 length = j - base;
+    u8 first = (u8)dst[base];
+    u8 second = (u8)dst[base + 1];
+    if (length == 0 || (length == 1 && first == '.'))
+        return base;
+    if (length != 2 || first != '.' || second != '.')
+        return j;
+    if (base <= cleaning->absolute)
+        return cleaning->absolute ? base : j;
+    bpf_loop((u32)cleaning->size, dtx_rt_path_back_scan, cleaning, 0);
+    u64 before = unlinked(cleaning->state[3]);
+    u64 limit = cleaning->size - 2;
+    barrier_var(limit);
+    barrier_var(before);
+    if (before >= limit)
+        return j;
+    if (before + 3 == base && dst[before] == '.' && dst[before + 1] == '.')
+        return j;
+    return before;
+}
+
+// One byte of s: kept in the current component, or the end of it.
+CALLBACK long dtx_rt_step_clean_path(u32 index, void *context) {
     (void)index;
     struct path_cleaning *cleaning = context;
     volatile u64 *state = cleaning->state;
-    const char *s = cleaning->s;
-    char *dst = cleaning->dst;
     u64 size = cleaning->size;
     u64 i = unlinked(state[0]);
     u64 j = unlinked(state[1]);
+    u64 base = unlinked(state[2]);
+    // Room for a separator and the NUL; each bound on the register the
+    // accesses use.
+    u64 room = size - 4;
+    barrier_var(room);
     barrier_var(j);
-    if (j >= size - 5) { // no room for "/..c" and the NUL
-        state[2] = 1;
+    if (j >= room)
         return 1;
-    }
-    u8 c = byte_at(s, i, size);
-    if (c != '/') {
-        dst[j] = (char)c;
-        state[0] = i + 1;
+    barrier_var(base);
+    if (base >= room || base > j)
+        return 1;
+    u8 c = byte_at(cleaning->s, i, size);
+    state[0] = i + 1;
+    if (c != '/' && c != 0) {
+        cleaning->dst[j] = (char)c;
         state[1] = j + 1;
-        state[2] = c == 0;
-        return c == 0;
-    }
-    u8 c1 = byte_at(s, i + 1, size);
-    if (c1 == '/') { // "//": the first goes
-        state[0] = i + 1;
         return 0;
     }
-    if (c1 != '.') {
-        dst[j] = '/';
-        dst[j + 1] = (char)c1;
-        state[0] = i + 2;
-        state[1] = j + 2;
-        state[2] = c1 == 0;
-        return c1 == 0;
-    }
-    u8 c2 = byte_at(s, i + 2, size);
-    if (c2 == '/') { // "/./": the "/." goes
-        state[0] = i + 2;
-        return 0;
-    }
-    if (c2 != '.') {
-        dst[j] = '/';
-        dst[j + 1] = '.';
-        dst[j + 2] = (char)c2;
-        state[0] = i + 3;
-        state[1] = j + 3;
-        state[2] = c2 == 0;
-        return c2 == 0;
-    }
-    u8 c3 = byte_at(s, i + 3, size);
-    if (c3 != '/' && c3 != 0) { // "/..c": a name
-        dst[j] = '/';
-        dst[j + 1] = '.';
-        dst[j + 2] = '.';
-        dst[j + 3] = (char)c3;
-        state[0] = i + 4;
-        state[1] = j + 4;
-        return 0;
-    }
-    // "/../" or a final "/..": back to the '/' before the last component
-    // (kept when the path ends here), then on from the '/' or the end.
-    cleaning->length = j;
-    bpf_loop((u32)size, dtx_rt_step_back, cleaning, 0);
-    state[0] = i + 3;
-    if (c3 == 0) {
-        state[1] = state[1] + 1;
-        state[2] = 1;
+    j = end_component(cleaning, base, j);
+    barrier_var(j);
+    if (j >= room)
         return 1;
+    if (c == '/' && j > base) { // the component stays: its separator
+        cleaning->dst[j] = '/';
+        j++;
     }
-    return 0;
+    state[1] = j;
+    state[2] = j;
+    return c == 0;
 }
 
-// cleanpath(s): s with "//" made "/", "/./" made "/", and each "/../" taken
-// back with the component before it, textually, as DTrace does it:
-// "/a//b/./c/../d" -> "/a/b/d", "/a/b/.." -> "/a/", "a/../b" -> "/b". Stops
-// when fewer than 5 bytes of dst are left. `state` is 24 bytes of map memory.
+// cleanpath(s), as dtrace-utils has it: "//" and "/./" made "/", each ".."
+// taking the component before it away ("/a/b/../c" -> "/a/c"); leading ".."
+// stay in a relative path ("../a/../.." -> "../..") and go from an absolute
+// one ("/../x" -> "/x"); a trailing '/' goes ("/a/" -> "/a"); a path that
+// leaves nothing is "." ("a/.."), and "" and one-byte strings stay as they
+// are. `state` is 32 bytes of map memory.
 RUNTIME s64 dtx_rt_cleanpath(char *dst, const char *s, u64 *state, u64 size) {
     dst[0] = 0;
     if (size < 8)
         return 1;
-    state[0] = 0;
-    state[1] = 0;
-    state[2] = 0;
-    struct path_cleaning cleaning = {dst, s, state, size, 0};
-    bpf_loop((u32)size, dtx_rt_step_clean, &cleaning, 0);
+    u8 first = byte_at(s, 0, size);
+    if (first == 0)
+        return 1;
+    if (byte_at(s, 1, size) == 0) {
+        dst[0] = (char)first;
+        dst[1] = 0;
+        return 1;
+    }
+    u64 absolute = first == '/';
+    dst[0] = '/';
+    state[0] = absolute;
+    state[1] = absolute;
+    state[2] = absolute;
+    state[3] = 0;
+    struct path_cleaning cleaning = {dst, s, state, size, absolute};
+    bpf_loop((u32)size, dtx_rt_step_clean_path, &cleaning, 0);
     u64 j = unlinked(state[1]);
     barrier_var(j);
     if (j >= size)
         j = size - 1;
+    if (j > 1 && dst[j - 1] == '/')
+        j--;
+    if (j == 0) {
+        dst[0] = '.';
+        j = 1;
+    }
     dst[j] = 0;
     return 1;
 }

@@ -576,7 +576,8 @@ TEST(SemaMacros, ArgumentsAreTypedByTheirText) {
     EXPECT_EQ(type_of("$13", "", options), "long");
     EXPECT_EQ(text_of("$$5"), "-5");
     EXPECT_EQ(text_of("$$2"), "\"bash\"");
-    EXPECT_EQ(errors("BEGIN { x = $1 + 1; }", options), Codes{"D_OP_ARITH@1:13"});
+    EXPECT_EQ(errors("BEGIN { x = $1 - 1; }", options), Codes{"D_OP_ARITH@1:13"});
+    EXPECT_EQ(type_of("$1 + 1", "", options), "string"); // the string from byte 1 on
 }
 
 TEST(SemaMacros, IntegerOverflowIsAnError) {
@@ -861,7 +862,7 @@ TEST(SemaPrinta, FormatsCheckedAgainstKeys) {
 // ---- operators -----------------------------------------------------------------------
 
 TEST(SemaOperators, NoArithmeticOnStrings) {
-    auto c = check("BEGIN { trace(execname + 1); }");
+    auto c = check("BEGIN { trace(execname - 1); }");
     const Diagnostic &d = only_diagnostic(*c);
     EXPECT_EQ(d.code, "D_OP_ARITH");
     EXPECT_EQ(d.range.begin.column, 15u);
@@ -869,6 +870,18 @@ TEST(SemaOperators, NoArithmeticOnStrings) {
     EXPECT_EQ(errors("BEGIN { trace(-execname); }"), Codes{"D_OP_ARITH@1:15"});
     EXPECT_EQ(errors("BEGIN { s = execname; s += 1; }"), Codes{"D_OP_ARITH@1:23"});
     EXPECT_EQ(errors("BEGIN { s = execname; s++; }"), Codes{"D_OP_SCALAR@1:23"});
+    EXPECT_EQ(errors("BEGIN { trace(execname * 2); }"), Codes{"D_OP_ARITH@1:15"});
+}
+
+// A string is an array of char: an index gives a char, an integer added to
+// it the string from that byte on.
+TEST(SemaOperators, StringsAreCharArrays) {
+    EXPECT_EQ(type_of("execname[0]"), "char");
+    EXPECT_EQ(type_of("execname + 1"), "string");
+    EXPECT_EQ(type_of("1 + execname"), "string");
+    EXPECT_EQ(type_of("(string)arg0"), "string");
+    EXPECT_EQ(type_of("(string)curthread->comm"), "string");
+    EXPECT_EQ(errors("BEGIN { trace(execname[\"a\"]); }"), Codes{"D_OP_INT@1:24"});
 }
 
 TEST(SemaOperators, IntegerOperatorsNeedIntegers) {
@@ -922,7 +935,7 @@ TEST(SemaOperators, Dereferences) {
     EXPECT_EQ(type_of("((char **)arg0)[1]"), "char *");
     EXPECT_EQ(errors("BEGIN { trace(*arg0); }"), Codes{"D_DEREF_NONPTR@1:15"});
     EXPECT_EQ(errors("BEGIN { trace(*(void *)arg0); }"), Codes{"D_DEREF_VOID@1:15"});
-    EXPECT_EQ(errors("BEGIN { trace(execname[0]); }"), Codes{"D_ARR_BADREF@1:15"});
+    EXPECT_EQ(errors("BEGIN { trace(probefunc[0][1]); }"), Codes{"D_ARR_BADREF@1:15"});
 }
 
 TEST(SemaOperators, AddressOf) {
@@ -969,7 +982,7 @@ TEST(SemaOperators, ConditionsMustBeScalar) {
 }
 
 TEST(SemaOperators, EveryIndependentErrorIsReported) {
-    EXPECT_EQ(errors("BEGIN { trace(execname + 1); trace(nosuch); }\n"
+    EXPECT_EQ(errors("BEGIN { trace(execname - 1); trace(nosuch); }\n"
                      "END { @a = sum(execname); printf(\"%d\", execname); }"),
               (Codes{"D_OP_ARITH@1:15", "D_IDENT_UNDEF@1:36", "D_AGG_SCALAR@2:16",
                      "D_PRINTF_ARG_TYPE@2:40"}));

@@ -1,0 +1,12 @@
+/* dtx-args: -q */
+/*
+ * sizeof a string constant is its characters and the NUL, as in dtrace; a
+ * string variable holds strsize bytes.
+ */
+
+BEGIN
+{
+	s = "hi";
+	printf("%d %d %d\n", sizeof "hi", sizeof(""), sizeof(s));
+	exit(0);
+}
