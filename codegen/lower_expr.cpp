@@ -223,8 +223,11 @@ Value Lowering::lower_assign(const ast::Assign &assign, ClauseState &state) {
     if (assign.op == ast::AssignOp::Assign) {
         value = lower(*assign.value, state);
         std::optional<int64_t> constant = sema::integer_constant(*assign.value, input_.checked);
+        // 0 into a struct or union is only allowed where it frees the
+        // variable (a thread-local or an element).
         zero_constant = constant && *constant == 0 &&
-                        (!is_memory_value(type) || sema::is_string(sema::resolve(type)));
+                        (!is_memory_value(type) || sema::is_string(sema::resolve(type)) ||
+                         sema::is_struct_or_union(sema::resolve(type)));
     } else {
         Value current = read_variable(*storage, keys, *assign.target, state);
         value = {compound(assign, current.value, type, state), type};

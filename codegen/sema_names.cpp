@@ -371,7 +371,10 @@ const Type *Checker::store_variable(std::map<std::string, VariableInfo> &scope, 
         error("D_IDENT_BADREF", target.range, shown + " is an associative array; index it");
         return nullptr;
     }
-    if (value && !assignable(var.type, value, value_is_null)) {
+    // 0 frees a struct- or union-typed thread-local, as it frees any.
+    const bool frees =
+        value_is_null && kind == VariableScope::Thread && is_struct_or_union(resolve(var.type));
+    if (value && !frees && !assignable(var.type, value, value_is_null)) {
         Diagnostic &d = error("D_OP_INCOMPAT", at,
                               "cannot assign " + quote(value) + " to " + shown +
                                   ", which has type " + quote(var.type));
@@ -463,6 +466,9 @@ const Type *Checker::check_store(Expr &target, const Type *value, bool value_is_
             VariableInfo *array = associative_array(*scope, kind, shown, name, subscript, created);
             if (!array)
                 return nullptr;
+            // 0 frees an element, a struct or union as any other.
+            if (value && value_is_null && is_struct_or_union(resolve(array->type)))
+                return array->type;
             return check_value(array->type, shown + "[]");
         }
         return check_value(check(target), "the array element");
