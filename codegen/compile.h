@@ -37,7 +37,7 @@ inline constexpr uint64_t kMaxRingBufferSize = uint64_t{1} << 29;
 inline constexpr size_t kMaxProbeClauses = 48'000;
 
 struct CompileOptions {
-    uint64_t strsize = 256;
+    uint64_t strsize = 256;     // characters a string holds, its NUL not counted
     uint64_t aggsize = 4 << 20; // bytes of aggregation data, sizes the maps
     // aggsize was given (-x, #pragma): each map holds what fits in it. At the
     // default, a keyed aggregation's map holds at least 65,536 keys however

@@ -10,7 +10,8 @@ using namespace ast;
 CheckedProgram check_program(Program &program, DiagnosticEngine &diags,
                              const CheckOptions &options) {
     CheckedProgram out;
-    out.types = std::make_unique<TypeTable>(options.strsize);
+    // A string holds strsize characters and the NUL, as in dtrace.
+    out.types = std::make_unique<TypeTable>(options.strsize + 1);
     Checker checker(program, diags, options, out);
     checker.run();
     return out;

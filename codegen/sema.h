@@ -48,7 +48,7 @@ struct CheckOptions {
     // As the options (-x, -w, #pragma D option) set them.
     bool defaultargs = false; // unset $N are 0 and $$N ""
     bool destructive = false; // destructive actions are allowed
-    uint64_t strsize = 256;   // also #pragma D option strsize
+    uint64_t strsize = 256;   // characters a string holds, its NUL not counted
     // The arguments of clause N's probes (program.clauses order); asked only
     // for clauses that use args[]. Unset: args[N] is argN in every clause.
     std::function<ClauseArguments(size_t clause)> clause_arguments;

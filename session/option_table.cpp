@@ -374,12 +374,13 @@ constexpr std::array kOptions = {
     OptionSpec{"statusrate", Time::Runtime, Syntax::Rate, Effect::Moot},
     OptionSpec{"stdc", Time::Compile, Syntax::Choice, Effect::Ignored, true, "a c t s"},
     OptionSpec{"strip", Time::Compile, Syntax::Flag, Effect::Ignored},
-    // A string of strsize bytes must fit whole in one record.
+    // The characters a string holds, without its NUL (as in dtrace); the
+    // string and its NUL must fit whole in one record.
     OptionSpec{.name = "strsize",
                .time = Time::Runtime,
                .syntax = Syntax::Size,
                .effect = Effect::Acts,
-               .range = OptionRange{1, trace::kMaxRecordSize - trace::kRecordDataStart},
+               .range = OptionRange{1, trace::kMaxRecordSize - trace::kRecordDataStart - 1},
                .default_value = "256",
                .set = [](const Targets &to, const Setting &s) -> Status {
                    to.compile->strsize = s.value.number;

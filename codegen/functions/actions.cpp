@@ -84,7 +84,7 @@ bool check_print(CallCheck &check) {
                 "print() cannot show " + Checker::quote(arg.type) + ": its members are not known");
         return false;
     }
-    const uint64_t size = is_string(type) ? c.options().strsize : type->size;
+    const uint64_t size = type->size; // a string's: strsize and the NUL
     constexpr uint64_t kLargest = trace::kMaxRecordSize - trace::kRecordDataStart;
     if (size == 0 || size > kLargest) {
         c.error("D_PRINT_SIZE", arg.range,

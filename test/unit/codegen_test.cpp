@@ -280,15 +280,16 @@ TEST(CodegenRecords, StringIsRecordedAsAString) {
     EXPECT_EQ(b->value(0, 0).kind, ValueKind::String);
 }
 
-TEST(CodegenRecords, StringTakesStrsizeBytes) {
+// strsize characters and the NUL, rounded up to 8 bytes.
+TEST(CodegenRecords, StringTakesStrsizeCharactersAndTheNul) {
     auto b = compile("BEGIN { trace(\"abc\"); }");
     ASSERT_TRUE(b->compiled);
-    EXPECT_EQ(b->value(0, 0).size, 256u);
+    EXPECT_EQ(b->value(0, 0).size, 264u);
 }
 
-TEST(CodegenRecords, StringSizeIsStrsizeRoundedUpToEight) {
+TEST(CodegenRecords, StringSizeIsStrsizeAndTheNulRoundedUpToEight) {
     for (auto [strsize, stored] : std::vector<std::pair<uint64_t, uint32_t>>{
-             {100, 104}, {13, 16}, {8, 8}, {1, 8}, {1000, 1000}}) {
+             {100, 104}, {13, 16}, {7, 8}, {8, 16}, {1, 8}, {1000, 1008}}) {
         auto b = compile("BEGIN { trace(execname); }", with_strsize(strsize));
         ASSERT_TRUE(b->compiled) << "strsize " << strsize;
         EXPECT_EQ(b->value(0, 0).size, stored) << "strsize " << strsize;
@@ -309,9 +310,9 @@ TEST(CodegenRecords, PrintfRecordsItsArgumentsInOrder) {
     ASSERT_EQ(printf.values.size(), 3u);
     EXPECT_EQ(printf.values[0].kind, ValueKind::String);
     EXPECT_EQ(printf.values[0].offset, kFirstValueOffset);
-    EXPECT_EQ(printf.values[1].offset, kFirstValueOffset + 256);
+    EXPECT_EQ(printf.values[1].offset, kFirstValueOffset + 264);
     EXPECT_EQ(printf.values[1].width, 4);
-    EXPECT_EQ(printf.values[2].offset, kFirstValueOffset + 256 + 8);
+    EXPECT_EQ(printf.values[2].offset, kFirstValueOffset + 264 + 8);
     EXPECT_FALSE(printf.values[2].is_signed);
 }
 
@@ -666,11 +667,11 @@ TEST(CodegenAggregations, KeyFieldsAreLaidOutInOrder) {
     ASSERT_EQ(fields.size(), 4u);
     EXPECT_EQ(fields[0].kind, ValueKind::String);
     EXPECT_EQ(fields[0].offset, 0u);
-    EXPECT_EQ(fields[0].size, 256u);
-    EXPECT_EQ(fields[1].offset, 256u);
-    EXPECT_EQ(fields[2].offset, 264u);
-    EXPECT_EQ(fields[3].offset, 272u);
-    EXPECT_EQ(b->aggregation("k")->key_size, 280u);
+    EXPECT_EQ(fields[0].size, 264u);
+    EXPECT_EQ(fields[1].offset, 264u);
+    EXPECT_EQ(fields[2].offset, 272u);
+    EXPECT_EQ(fields[3].offset, 280u);
+    EXPECT_EQ(b->aggregation("k")->key_size, 288u);
 }
 
 TEST(CodegenAggregations, IntegerKeysKeepTheirTypes) {
@@ -740,7 +741,7 @@ TEST(CodegenAggregations, KeyedOnesOfOneShapeShareAHashByTheirIndex) {
     const trace::AggregationDescription &s = *b->aggregation("s");
     EXPECT_FALSE(s.shared_map);
     EXPECT_EQ(s.key_fields.at(0).offset, 0u);
-    EXPECT_EQ(aggregation_map(*b, "s").key_size, 256u);
+    EXPECT_EQ(aggregation_map(*b, "s").key_size, 264u);
 }
 
 // At the default aggsize each member of a shared map may hold 65,536 keys:
@@ -922,7 +923,7 @@ TEST(CodegenActions, PrintRecordsTheValuesOwnBytes) {
     EXPECT_EQ(b->value(0, 1).offset, kFirstValueOffset + 8);
     EXPECT_EQ(b->value(0, 1).size, 4u); // an int, not a traced 8-byte word
     EXPECT_EQ(b->value(0, 2).offset, kFirstValueOffset + 16);
-    EXPECT_EQ(b->value(0, 2).size, 256u); // strsize
+    EXPECT_EQ(b->value(0, 2).size, 257u); // strsize and the NUL
 }
 
 TEST(CodegenActions, PrintDescribesTheValuesType) {
@@ -949,7 +950,7 @@ TEST(CodegenActions, PrintDescribesTheValuesType) {
     EXPECT_EQ(pt.members[2].bit_offset, 64u);
     const trace::PrintedType &text = types.at(b->action(0, 2).printed_type);
     EXPECT_EQ(text.kind, trace::PrintedType::Kind::String);
-    EXPECT_EQ(text.size, 256u);
+    EXPECT_EQ(text.size, 257u);
 }
 
 // ---- in the kernel ----------------------------------------------------------------------

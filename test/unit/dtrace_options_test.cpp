@@ -190,10 +190,10 @@ TEST_F(OptionRanges, SizesDtxAllocatesAreFromOneByte) {
 }
 
 TEST_F(OptionRanges, StrsizeIsWhatOneRecordHolds) {
-    EXPECT_EQ(set("strsize", "16368"), "");
-    EXPECT_EQ(compile.strsize, 16368u);
+    EXPECT_EQ(set("strsize", "16367"), "");
+    EXPECT_EQ(compile.strsize, 16367u);
     EXPECT_EQ(set("strsize", "16k"),
-              "option 'strsize' needs a size from 1 byte to 16368 bytes, not '16k'");
+              "option 'strsize' needs a size from 1 byte to 16367 bytes, not '16k'");
 }
 
 TEST_F(OptionRanges, FramesAndSpeculationsHaveTheirLimits) {

@@ -396,10 +396,10 @@ TEST(SemaExpressions, UregsIndexesThePtRegsSlots) {
 TEST(SemaExpressions, SizeofAndConstantFolding) {
     EXPECT_EQ(value_of("sizeof(int)"), 4);
     EXPECT_EQ(value_of("sizeof(uint64_t) * 8"), 64);
-    EXPECT_EQ(value_of("sizeof(execname)"), 256);
+    EXPECT_EQ(value_of("sizeof(execname)"), 257); // strsize characters and the NUL
     CheckOptions wide;
     wide.strsize = 512;
-    EXPECT_EQ(value_of("sizeof(execname)", "", wide), 512);
+    EXPECT_EQ(value_of("sizeof(execname)", "", wide), 513);
     EXPECT_EQ(value_of("(1 << 4) + 3"), 19);
     EXPECT_EQ(value_of("-7 / 2"), -3);
     EXPECT_EQ(value_of("0xffffffffu / 2"), 0x7fffffff);

@@ -1,7 +1,7 @@
 /* dtx-args: -q */
 /*
  * sizeof a string constant is its characters and the NUL, as in dtrace; a
- * string variable holds strsize bytes.
+ * string variable holds strsize characters and the NUL.
  */
 
 BEGIN

@@ -2,8 +2,8 @@
 /*
  * Records that do not fit the principal buffer are dropped and counted: the
  * BEGIN clauses run before dtx reads the buffer, so of their ten records
- * (four 256-byte strings each) a 4 KiB buffer takes the first three and
- * drops the rest, every time the same.
+ * (four strings of 256 characters each) a 4 KiB buffer takes the first
+ * three and drops the rest, every time the same.
  */
 
 BEGIN

@@ -1,5 +1,5 @@
 /* dtx-args: -q -x strsize=8 -c '@TRIGGER@ fail-open 1' */
-/* copyinstr() copies at most strsize - 1 bytes and a NUL, whatever n says. */
+/* copyinstr() copies at most strsize characters and a NUL, whatever n says. */
 
 syscall::openat:entry
 /pid == $target/

@@ -1,4 +1,4 @@
-/* dtx-args: -q -x strsize=16368 */
+/* dtx-args: -q -x strsize=16367 */
 /*
  * The largest strsize: a string fills a record whole, and aggregation keys,
  * associative arrays and variables of that size load.

@@ -4,7 +4,7 @@
 BEGIN
 {
 	@["abcdefg"] = count();
-	@["abcxyz"] = count();
+	@["abcdxyz"] = count();
 	s = "123456";
 	printf("%s %d\n", s, strlen(s));
 	exit(0);

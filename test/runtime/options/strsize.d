@@ -1,5 +1,5 @@
 /* dtx-args: -q -x strsize=8 */
-/* strsize bounds strings, NUL included: 7 characters here. */
+/* strsize bounds strings, their NUL not counted: 8 characters here. */
 
 BEGIN
 {

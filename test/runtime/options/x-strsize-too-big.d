@@ -1,5 +1,5 @@
 /* dtx-args: -x strsize=16k */
-/* A string must fit whole in one record (16368 bytes of data). */
+/* A string and its NUL must fit whole in one record (16368 bytes of data). */
 
 BEGIN
 {

@@ -1,7 +1,8 @@
 /* dtx-args: -q */
 /*
  * setopt("rawbytes"): trace() prints every value as dtrace's hex dump, an
- * integer's bytes by its size, a string's whole buffer.
+ * integer's bytes by its size, a string's whole slot (strsize characters and
+ * the NUL, rounded up to 8 bytes).
  */
 
 #pragma D option strsize=16

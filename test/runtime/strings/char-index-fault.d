@@ -1,7 +1,7 @@
 /* dtx-args: -q */
 /*
- * An index past a string's strsize bytes is a fault: the clause ends, ERROR
- * fires, and the probe's next clause still runs.
+ * An index past a string's strsize characters and its NUL is a fault: the
+ * clause ends, ERROR fires, and the probe's next clause still runs.
  */
 
 #pragma D option strsize=16
@@ -9,7 +9,7 @@
 BEGIN
 {
 	s = "hello";
-	i = 16;
+	i = 17;
 	printf("%c\n", s[i]);
 	printf("not reached\n");
 }
