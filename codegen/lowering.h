@@ -298,8 +298,7 @@ public:
     void fault_if(ClauseState &state, llvm::Value *failed, trace::FaultKind kind,
                   llvm::Value *address) override;
     llvm::Value *string_literal(std::string_view text) override;
-    // strsize characters and the NUL, as in dtrace.
-    uint64_t strsize() const override { return options_.strsize + 1; }
+    uint64_t strsize() const override { return sema::string_bytes(options_.strsize); }
     uint32_t stored_size(const sema::Type *type) override;
     bool is_memory_value(const sema::Type *type); // lives behind a ptr
     // What a trampoline fills in for the clauses, and whether any clause of

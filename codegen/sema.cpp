@@ -10,8 +10,7 @@ using namespace ast;
 CheckedProgram check_program(Program &program, DiagnosticEngine &diags,
                              const CheckOptions &options) {
     CheckedProgram out;
-    // A string holds strsize characters and the NUL, as in dtrace.
-    out.types = std::make_unique<TypeTable>(options.strsize + 1);
+    out.types = std::make_unique<TypeTable>(string_bytes(options.strsize));
     Checker checker(program, diags, options, out);
     checker.run();
     return out;

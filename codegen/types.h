@@ -100,6 +100,11 @@ bool is_scalar(const Type *type);
 bool is_string_like(const Type *type);
 bool is_struct_or_union(const Type *type);
 
+// The bytes a string takes: strsize characters and the NUL, as in dtrace.
+inline uint64_t string_bytes(uint64_t strsize) {
+    return strsize + 1;
+}
+
 class TypeTable {
 public:
     explicit TypeTable(uint64_t string_size = 256);

@@ -24,12 +24,15 @@ std::string in_units(uint64_t amount, std::span<const Unit> units) {
 
 // A bound of `spec`'s range as its values are written.
 std::string bound_text(const OptionSpec &spec, uint64_t bound) {
-    constexpr uint64_t kDay = 86400'000'000'000;
     constexpr Unit kSizes[] = {
         {" bytes", 1}, {"k", 1ull << 10}, {"m", 1ull << 20}, {"g", 1ull << 30}, {"t", 1ull << 40}};
-    constexpr Unit kTimes[] = {{"ns", 1},           {"us", 1000},          {"ms", 1000'000},
-                               {"s", 1000'000'000}, {"m", 60'000'000'000}, {"h", 3600'000'000'000},
-                               {"d", kDay}};
+    constexpr Unit kTimes[] = {{"ns", 1},
+                               {"us", 1000},
+                               {"ms", 1000'000},
+                               {"s", 1000'000'000},
+                               {"m", 60'000'000'000},
+                               {"h", 3600'000'000'000},
+                               {"d", kNanosecondsPerDay}};
     if (bound == 0)
         return "0";
     if (spec.syntax == OptionSyntax::Size)

@@ -22,9 +22,8 @@ using Setting = OptionSetting;
 // below that: numbers at INT64_MAX, sizes and rates at the largest value
 // their largest unit writes exactly.
 constexpr uint64_t kMaxNumber = INT64_MAX;
-constexpr uint64_t kMaxSize = (uint64_t{1} << 63) - (uint64_t{1} << 40); // 8388607t
-constexpr uint64_t kDay = 86400'000'000'000;
-constexpr uint64_t kMaxRate = INT64_MAX / kDay * kDay; // 106751d
+constexpr uint64_t kMaxSize = (uint64_t{1} << 63) - (uint64_t{1} << 40);           // 8388607t
+constexpr uint64_t kMaxRate = INT64_MAX / kNanosecondsPerDay * kNanosecondsPerDay; // 106751d
 
 // The most speculations a program may have (nspec): each is a map slot
 // claimed by a loop in speculation().

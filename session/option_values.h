@@ -45,6 +45,9 @@ struct OptionValue {
 
 // dtrace's words for setopt() of a name it does not define, of a value it
 // refuses, and of an option that cannot change while tracing.
+// Nanoseconds in a day, the largest unit a rate is written in.
+inline constexpr uint64_t kNanosecondsPerDay = 86400'000'000'000;
+
 inline constexpr std::string_view kInvalidOptionName = "Invalid option name";
 inline constexpr std::string_view kInvalidOptionValue = "Invalid value for specified option";
 inline constexpr std::string_view kOptionWhileTracing = "Operation illegal when tracing is active";

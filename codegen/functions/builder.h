@@ -86,6 +86,8 @@ public:
     virtual bool is_null_pointer(const ast::Expr &expr) const = 0;
     // The storage size of a value of `type` (strings: strsize; integers: 8).
     virtual uint32_t stored_size(const sema::Type *type) = 0;
+    // The bytes a string takes: the strsize option's characters and the NUL
+    // (sema::string_bytes()).
     virtual uint64_t strsize() const = 0;
     virtual Value lower_probe_argument(const ast::Subscript &s, const sema::Type *type,
                                        ClauseState &state) = 0;
