@@ -304,6 +304,8 @@ void Lowering::record_value(ClauseState &state, trace::ActionDescription &action
 void Lowering::record_lowered(ClauseState &state, trace::ActionDescription &action, Value v) {
     if (!v.value->getType()->isPointerTy())
         v.value = normalize(v.value, v.type);
+    else if (sema::is_string(sema::resolve(v.type)))
+        v.value = string_characters(state, v.value);
     trace::ValueLayout layout = layout_of(v.type, 0);
     layout.offset = reserve_record(state, layout.size);
     if (llvm::Value *to = record_space(state, layout))
@@ -432,6 +434,17 @@ llvm::Value *Lowering::null_string() {
         null_string_->setAlignment(llvm::Align(8));
     }
     return null_string_;
+}
+
+llvm::Value *Lowering::lower_string(const ast::Expr &expr, ClauseState &state) {
+    return string_characters(state, lower(expr, state).value);
+}
+
+llvm::Value *Lowering::string_characters(ClauseState &state, llvm::Value *string) {
+    if (string->getType()->isPointerTy())
+        fault_if(state, ir_.CreateICmpEQ(string, null_string()), trace::FaultKind::BadAddress,
+                 const64(0));
+    return string;
 }
 
 Value Lowering::nullable_string(llvm::Value *buffer, llvm::Value *found, const sema::Type *type) {

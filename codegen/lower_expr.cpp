@@ -113,9 +113,22 @@ Value Lowering::read_variable(const VariableStorage &storage, const std::vector<
         return {phi, expr.type ? expr.type : type};
     }
     }
+    if (storage.kind != VariableStorage::Kind::Map &&
+        sema::is_string(sema::resolve(type))) { // NULL until set (string_slot_size())
+        llvm::Value *set = ir_.CreateLoad(i8(), at(address, strsize()));
+        return {ir_.CreateSelect(ir_.CreateICmpNE(set, ir_.getInt8(0)), address, null_string()),
+                type};
+    }
     if (is_memory_value(type))
         return {address, type};
     return {load_integer(address, type), expr.type ? expr.type : type};
+}
+
+void Lowering::store_slot(const Value &value, llvm::Value *slot) {
+    store_value(value, slot);
+    if (sema::is_string(sema::resolve(value.type)))
+        ir_.CreateStore(ir_.CreateZExt(ir_.CreateICmpNE(value.value, null_string()), i8()),
+                        at(slot, strsize()));
 }
 
 void Lowering::write_variable(const VariableStorage &storage, const std::vector<ast::ExprPtr> *keys,
@@ -129,10 +142,10 @@ void Lowering::write_variable(const VariableStorage &storage, const std::vector<
     stored.type = type;
     switch (storage.kind) {
     case VariableStorage::Kind::Global:
-        store_value(stored, at(globals_, storage.offset));
+        store_slot(stored, at(globals_, storage.offset));
         return;
     case VariableStorage::Kind::ClauseLocal:
-        store_value(stored, at(state.dctx, storage.offset));
+        store_slot(stored, at(state.dctx, storage.offset));
         return;
     case VariableStorage::Kind::Map:
         break;
@@ -397,11 +410,11 @@ Value Lowering::lower_subscript(const ast::Subscript &s, ClauseState &state) {
         base_type && sema::is_string(base_type) &&
         !(named && named->info && named->info->associative)) {
         // A char of the string's strsize bytes; beyond them, a fault.
-        Value base = lower(*s.base, state);
+        llvm::Value *base = lower_string(*s.base, state);
         llvm::Value *index = lower_scalar(*s.indices.at(0), state);
         fault_if(state, ir_.CreateICmpUGE(index, const64(strsize())), trace::FaultKind::BadIndex,
                  index);
-        return {load_integer(at(base.value, opaque(index)), type), type};
+        return {load_integer(at(base, opaque(index)), type), type};
     }
     if (const VariableStorage *storage = storage_of(s);
         storage && storage->kind == VariableStorage::Kind::Map)

@@ -179,7 +179,7 @@ Value Lowering::lower_comparison(const ast::Binary &b, ClauseState &state) {
 // end); a negative n is an address before it, a fault.
 Value Lowering::lower_string_offset(const ast::Binary &b, ClauseState &state) {
     const bool string_first = sema::is_string(sema::resolve(b.lhs->type));
-    llvm::Value *text = lower(string_first ? *b.lhs : *b.rhs, state).value;
+    llvm::Value *text = lower_string(string_first ? *b.lhs : *b.rhs, state);
     llvm::Value *offset = lower_scalar(string_first ? *b.rhs : *b.lhs, state);
     fault_if(state, ir_.CreateICmpSLT(offset, const64(0)), trace::FaultKind::BadAddress, offset);
     llvm::Value *dst = scratch(state, uint32_t(strsize()));

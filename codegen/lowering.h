@@ -494,6 +494,13 @@ public:
     // D's NULL string: an empty string at an address of its own, so that
     // `s == NULL` can tell it from "" (strstr() finding nothing).
     llvm::Value *null_string();
+    llvm::Value *lower_string(const ast::Expr &expr, ClauseState &state) override;
+    llvm::Value *string_characters(ClauseState &state, llvm::Value *string) override;
+    // A string kept in the program's data or the clause context has a byte
+    // after its characters that says it is set: its slot's first zeros are NULL.
+    uint32_t string_slot_size() const { return uint32_t(align8(strsize() + 1)); }
+    // Stores a variable's value in its slot of the program's data or the clause context.
+    void store_slot(const Value &value, llvm::Value *slot);
     Value nullable_string(llvm::Value *buffer, llvm::Value *found, const sema::Type *type) override;
     llvm::Value *strtok_state(ClauseState &state) override;
     void read_memory(ClauseState &state, llvm::Value *to, llvm::Value *length, llvm::Value *address,

@@ -79,6 +79,10 @@ public:
 
     // --- The program's values: expressions, arguments, constants, sizes
     virtual Value lower(const ast::Expr &expr, ClauseState &state) = 0;
+    // A string expression whose characters are about to be read: its
+    // address, or an invalid-address fault at 0 when it is NULL, as in dtrace.
+    virtual llvm::Value *lower_string(const ast::Expr &expr, ClauseState &state) = 0;
+    virtual llvm::Value *string_characters(ClauseState &state, llvm::Value *string) = 0;
     // Integers/pointers as i64 (strings etc. give their ptr as an integer).
     virtual llvm::Value *lower_scalar(const ast::Expr &expr, ClauseState &state) = 0;
     virtual std::optional<int64_t> integer_constant(const ast::Expr &expr) const = 0;

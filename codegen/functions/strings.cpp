@@ -15,7 +15,12 @@ using codegen::Value;
 
 llvm::Value *string_argument(FunctionBuilder &l, const ast::Call &call, size_t i,
                              ClauseState &state) {
-    return l.lower(*call.arguments.at(i), state).value;
+    const ast::Expr &argument = *call.arguments.at(i);
+    if (l.is_null_pointer(argument)) { // NULL where characters are read: address 0
+        l.fault_if(state, l.ir().getTrue(), trace::FaultKind::BadAddress, l.const64(0));
+        return l.string_literal("");
+    }
+    return l.lower_string(argument, state);
 }
 
 llvm::Value *integer_argument(FunctionBuilder &l, const ast::Call &call, size_t i,

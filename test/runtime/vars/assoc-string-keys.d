@@ -1,7 +1,8 @@
 /* dtx-args: -q */
 /*
  * Associative arrays keyed by strings, by a string built at run time, and by
- * a mix of strings and integers; string values.
+ * a mix of strings and integers; string values (an element never assigned is
+ * NULL).
  */
 
 BEGIN
@@ -14,7 +15,7 @@ BEGIN
 	name[1, "a"] = "one-a";
 	name[1, "b"] = "one-b";
 	name[2, "a"] = "two-a";
-	printf("%s %s %s [%s]\n", name[1, "a"], name[1, "b"], name[2, "a"], name[2, "b"]);
+	printf("%s %s %s %d\n", name[1, "a"], name[1, "b"], name[2, "a"], name[2, "b"] == NULL);
 	name[1, "a"] = "changed";
 	printf("%s\n", name[1, "a"]);
 	exit(0);

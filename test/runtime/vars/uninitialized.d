@@ -1,7 +1,9 @@
 /* dtx-args: -q */
 /*
- * Declared variables start as 0 or the empty string; a thread-local or an
- * associative array element that was never assigned reads as 0.
+ * Declared variables start as 0, or NULL for a string; a thread-local or an
+ * associative array element that was never assigned reads as 0. Reading the
+ * characters of a NULL string is an invalid address (0x0) that ends its
+ * clause only: the probe's next clause still runs.
  */
 
 int64_t g;
@@ -17,9 +19,26 @@ BEGIN
 
 BEGIN
 {
-	printf("%d [%s] %d %d %d\n", g, str, small, self->t, arr[42]);
+	printf("%d %d %d %d %d\n", g, str == NULL, small, self->t, arr[42]);
 	small = 250;
 	small += 10;
-	printf("%d %d\n", small, strlen(str));
+	printf("%d\n", small);
+}
+
+BEGIN
+{
+	printf("%d\n", strlen(str));
+	printf("not reached\n");
+}
+
+BEGIN
+{
+	str = "";
+	printf("%d %d\n", str == NULL, strlen(str));
 	exit(0);
+}
+
+ERROR
+{
+	printf("fault %d at %d\n", arg4, arg5);
 }
