@@ -732,10 +732,11 @@ void Lowering::plan_enabled_probes() {
     uint32_t epid = 0;
     for (uint32_t c = 0; c < input_.clause_probes.size(); c++) {
         for (const trace::Probe *probe : input_.clause_probes[c]) {
+            // Named twice, the probe calls the clause twice, with one EPID.
+            clauses_of_probe_[probe->id].push_back(c);
             if (!epids_.emplace(std::pair{c, probe->id}, epid + 1).second)
                 continue;
             epid++;
-            clauses_of_probe_[probe->id].push_back(c);
             description_.enabled_probes.push_back({epid, probe->id, c});
         }
     }

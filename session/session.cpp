@@ -408,10 +408,8 @@ Session::Impl::match_clauses(DiagnosticEngine &diagnostics,
                 zero.hints.push_back("dtx -l lists the probes; -Z permits descriptions that "
                                      "match nothing");
             }
-            for (const Probe *probe : found)
-                if (std::find(clause_probes[c].begin(), clause_probes[c].end(), probe) ==
-                    clause_probes[c].end())
-                    clause_probes[c].push_back(probe);
+            // A probe that two descriptions of the clause name runs it twice, as in dtrace.
+            clause_probes[c].insert(clause_probes[c].end(), found.begin(), found.end());
         }
         matches_per_file[clause.range.source] += clause_probes[c].size();
     }
