@@ -83,7 +83,7 @@ uint32_t Lowering::stack_depth(const ast::Call &call) {
     if (!call.arguments.empty())
         if (auto n = sema::integer_constant(argument(call, 0), input_.checked))
             frames = uint32_t(std::clamp<int64_t>(*n, 1, 127));
-    return frames;
+    return std::min(frames, options_.maxframes);
 }
 
 // A user stack starts with its process's pid (trace::ValueKind::UserStack),

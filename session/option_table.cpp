@@ -272,10 +272,26 @@ constexpr std::array kOptions = {
     OptionSpec{"linknommap", Time::Compile, Syntax::Ignored, Effect::Ignored},
     OptionSpec{"linktype", Time::Compile, Syntax::Choice, Effect::Ignored, false, "elf dof"},
     OptionSpec{"lockmem", Time::Runtime, Syntax::Size, Effect::Ignored},
-    OptionSpec{"maxframes", Time::Runtime, Syntax::Toggle, Effect::Ignored},
+    OptionSpec{.name = "maxframes",
+               .time = Time::Runtime,
+               .syntax = Syntax::Toggle,
+               .effect = Effect::Acts,
+               .range = kStackFrames,
+               .default_value = "127",
+               .set = [](const Targets &to, const Setting &s) -> Status {
+                   to.compile->maxframes = uint32_t(s.value.number);
+                   return {};
+               }},
     OptionSpec{"modpath", Time::Compile, Syntax::Text, Effect::Ignored, true},
     OptionSpec{"nolibs", Time::Compile, Syntax::Flag, Effect::Ignored},
-    OptionSpec{"noresolve", Time::Runtime, Syntax::Toggle, Effect::Ignored},
+    OptionSpec{.name = "noresolve",
+               .time = Time::Runtime,
+               .syntax = Syntax::Flag,
+               .effect = Effect::Acts,
+               .set = [](const Targets &to, const Setting &) -> Status {
+                   to.flags->noresolve = true;
+                   return {};
+               }},
     OptionSpec{.name = "nspec",
                .time = Time::Runtime,
                .syntax = Syntax::Toggle,

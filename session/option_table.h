@@ -25,6 +25,7 @@ struct SessionFlags {
     bool defaultargs = false;
     bool destructive = false;       // -w, destructive
     bool errtags = false;           // errors in dtrace's one-line form
+    bool noresolve = false;         // user addresses print unnamed
     uint64_t unwindsize = 16 << 20; // room for ustack()'s unwind tables, in bytes
     // Script files go through cpp (-C, cpp) with these arguments, in the
     // order given (-D -U -I, define, undef, incdir, cppargs, cpphdrs).

@@ -501,13 +501,19 @@ Status Session::Impl::begin(Tracing &tracing, const Interrupts &interrupts) {
         }
         return symbols->has_value() ? &**symbols : nullptr;
     };
-    auto kernel_name = [kernel_table](uint64_t address) -> std::string {
-        if (const trace::KernelSymbolTable *table = kernel_table())
-            return table->format(address);
+    auto hex_address = [](uint64_t address) -> std::string {
         char text[32];
         std::snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(address));
         return text;
     };
+    auto kernel_name = [kernel_table, hex_address](uint64_t address) -> std::string {
+        if (const trace::KernelSymbolTable *table = kernel_table())
+            return table->format(address);
+        return hex_address(address);
+    };
+    // -x noresolve: user addresses print as numbers, as dtrace prints them
+    // without the process's symbols.
+    const bool noresolve = flags.noresolve;
     // A process's modules are read when it is announced (ProcessRecord), so
     // that its addresses are named after it exits.
     auto user_symbols = std::make_shared<trace::UserSymbols>(elf_files);
@@ -531,14 +537,16 @@ Status Session::Impl::begin(Tracing &tracing, const Interrupts &interrupts) {
                 return user_symbols->known_path(file);
             });
         };
-    consumer_setup.print.name_address = [kernel_table, kernel_name,
-                                         user_symbols](const trace::KeyField &field,
+    consumer_setup.print.name_address = [kernel_table, kernel_name, user_symbols, noresolve,
+                                         hex_address](const trace::KeyField &field,
                                                        uint64_t address) -> std::string {
         trace::SymbolForm form =
             field.kind == trace::KeyFieldKind::Symbol ? field.form : trace::SymbolForm::Address;
         if (field.user) {
             if (address == trace::kUserStackTruncated)
                 return std::string(kTruncatedFrame);
+            if (noresolve)
+                return hex_address(address);
             auto pid = pid_t(field.pid);
             return form == trace::SymbolForm::Function ? user_symbols->function(pid, address)
                    : form == trace::SymbolForm::Module ? user_symbols->module(pid, address)
@@ -555,10 +563,11 @@ Status Session::Impl::begin(Tracing &tracing, const Interrupts &interrupts) {
                                                  : module + "`" + std::string(symbol->name);
     };
     consumer_setup.format.symbols.kernel = kernel_name;
-    consumer_setup.format.symbols.user = [user_symbols](uint32_t pid, uint64_t address) {
+    consumer_setup.format.symbols.user = [user_symbols, noresolve, hex_address](uint32_t pid,
+                                                                   uint64_t address) {
         if (address == trace::kUserStackTruncated)
             return std::string(kTruncatedFrame);
-        return user_symbols->format(pid_t(pid), address);
+        return noresolve ? hex_address(address) : user_symbols->format(pid_t(pid), address);
     };
     if (target_pid)
         consumer_setup.format.target_pid = uint32_t(*target_pid);

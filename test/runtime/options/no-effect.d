@@ -5,7 +5,7 @@
  * nothing.
  */
 
-#pragma D option noresolve
+#pragma D option jstackstrsize=512
 #pragma D option lockmem=2g
 #pragma D option quietresize
 #pragma D option statusrate=1s
