@@ -437,7 +437,19 @@ llvm::Value *Lowering::null_string() {
 }
 
 llvm::Value *Lowering::lower_string(const ast::Expr &expr, ClauseState &state) {
-    return string_characters(state, lower(expr, state).value);
+    llvm::Value *string = lower(expr, state).value;
+    if (!string->getType()->isPointerTy()) // a char *: the string it points to
+        return string_at(state, string);
+    return string_characters(state, string);
+}
+
+llvm::Value *Lowering::string_at(ClauseState &state, llvm::Value *address) {
+    llvm::Value *buffer = scratch(state, uint32_t(strsize()));
+    store64(const64(0), buffer);
+    llvm::Value *result = call_helper(BPF_FUNC_probe_read_kernel_str, i64(),
+                                      {buffer, ir_.getInt32(uint32_t(strsize())), address});
+    fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress, address);
+    return buffer;
 }
 
 llvm::Value *Lowering::string_characters(ClauseState &state, llvm::Value *string) {
@@ -476,36 +488,112 @@ llvm::Value *Lowering::read_user(bool sleepable, llvm::Value *to, llvm::Value *s
                        {to, size, address});
 }
 
+llvm::Value *Lowering::address_number(ClauseState &state, llvm::Value *pointer) {
+    // The verifier allows no arithmetic between two pointers, nor between a
+    // pointer and an unknown number: stored and loaded back, a pointer is a
+    // number.
+    llvm::Value *slot = scratch(state, 8);
+    if (pointer->getType()->isPointerTy())
+        pointer = ir_.CreatePtrToInt(pointer, i64());
+    llvm::StoreInst *stored = ir_.CreateAlignedStore(pointer, slot, llvm::Align(8));
+    stored->setVolatile(true);
+    llvm::LoadInst *number = ir_.CreateAlignedLoad(i64(), slot, llvm::Align(8));
+    number->setVolatile(true);
+    return number;
+}
+
+llvm::Value *Lowering::alloca_region(ClauseState &state) {
+    if (!state.alloca_region) {
+        const uint32_t offset = state.scratch_offset;
+        scratch(state, 16 + 2 * options_.scratchsize);
+        state.alloca_region = offset;
+        llvm::IRBuilder<>::InsertPointGuard guard(ir_);
+        llvm::Function *clause = state.clause_function;
+        llvm::BasicBlock &entry = clause->getEntryBlock();
+        ir_.SetInsertPoint(&entry, entry.getFirstInsertionPt());
+        store64(const64(0), at(clause->getArg(0), scratch_area_offset() + offset));
+    }
+    return at(state.dctx, scratch_area_offset() + *state.alloca_region);
+}
+
+llvm::Value *Lowering::allocate(ClauseState &state, llvm::Value *&length, const ast::Expr *size) {
+    const uint64_t most = options_.scratchsize;
+    if (std::optional<int64_t> constant = size ? integer_constant(*size) : std::nullopt;
+        constant && uint64_t(*constant) > most)
+        error("D_ALLOCA_SIZE", size->range,
+              "size " + std::to_string(*constant) + " is larger than the scratch space (" +
+                  std::to_string(most) + " bytes, -x scratchsize)");
+    llvm::Value *region = alloca_region(state);
+    llvm::Value *top = opaque(load64(region));
+    length = opaque(length);
+    fault_if(state, ir_.CreateICmpUGT(length, const64(most)), trace::FaultKind::NoScratch, nullptr);
+    fault_if(state, ir_.CreateICmpUGT(top, const64(most)), trace::FaultKind::NoScratch, nullptr);
+    llvm::Value *end = ir_.CreateAdd(top, length);
+    fault_if(state, ir_.CreateICmpUGT(end, const64(most)), trace::FaultKind::NoScratch, nullptr);
+    llvm::Value *memory = at(at(region, 8), top);
+    if (!zeros_) {
+        std::string zeros(most, '\0');
+        zeros_ = debug_->define_global_variable(
+            "dtx_alloca_zeros", debug_->char_array_type(zeros.size()),
+            llvm::ConstantDataArray::getString(context_, zeros, false),
+            GlobalDataSection::ReadOnly);
+        zeros_->setAlignment(llvm::Align(8));
+    }
+    call_helper(BPF_FUNC_probe_read_kernel, i64(),
+                {memory, ir_.CreateTrunc(length, i32()), zeros_});
+    store64(ir_.CreateAnd(ir_.CreateAdd(end, const64(7)), const64(~uint64_t{7})), region);
+    return memory;
+}
+
 llvm::Value *Lowering::scratch_pointer(ClauseState &state, llvm::Value *address,
                                        llvm::Value *&length) {
-    // Only scratch the clause has allocated so far is its to write. Each of
-    // offset and length is checked against that on its own, which is what
-    // the verifier sees; the map value has room for both at their largest
-    // (scratch_slack_).
-    const uint64_t allocated = std::max<uint32_t>(state.scratch_offset, 8);
-    scratch_slack_ = std::max<uint32_t>(scratch_slack_, uint32_t(allocated));
-    llvm::Value *base = at(state.dctx, scratch_area_offset());
-    // The verifier allows no arithmetic between two pointers, nor between a
-    // pointer and an unknown number, and `address` may still be a pointer to
-    // it: both go through memory, from which they come back as numbers.
-    llvm::Value *slots = scratch(state, 16);
-    llvm::StoreInst *stored = ir_.CreateAlignedStore(address, slots, llvm::Align(8));
-    stored->setVolatile(true);
-    stored = ir_.CreateAlignedStore(ir_.CreatePtrToInt(base, i64()), at(slots, 8), llvm::Align(8));
-    stored->setVolatile(true);
-    llvm::LoadInst *address_number = ir_.CreateAlignedLoad(i64(), slots, llvm::Align(8));
-    address_number->setVolatile(true);
-    llvm::LoadInst *base_number = ir_.CreateAlignedLoad(i64(), at(slots, 8), llvm::Align(8));
-    base_number->setVolatile(true);
-    llvm::Value *offset = opaque(ir_.CreateSub(address_number, base_number));
+    // Each of offset and length is checked against scratchsize on its own,
+    // which is what the verifier sees, then against what is allocated.
+    const uint64_t most = options_.scratchsize;
+    llvm::Value *region = alloca_region(state);
+    llvm::Value *data = at(region, 8);
+    llvm::Value *top = load64(region);
+    llvm::Value *offset = opaque(
+        ir_.CreateSub(address_number(state, address), address_number(state, data)));
     length = opaque(length);
-    fault_if(state, ir_.CreateICmpUGE(offset, const64(allocated)), trace::FaultKind::BadAddress,
+    fault_if(state, ir_.CreateICmpUGE(offset, const64(most)), trace::FaultKind::BadAddress,
              address);
-    fault_if(state, ir_.CreateICmpUGT(length, const64(allocated)), trace::FaultKind::BadAddress,
+    fault_if(state, ir_.CreateICmpUGT(length, const64(most)), trace::FaultKind::BadAddress,
              address);
-    fault_if(state, ir_.CreateICmpUGT(ir_.CreateAdd(offset, length), const64(allocated)),
+    fault_if(state, ir_.CreateICmpUGT(ir_.CreateAdd(offset, length), top),
              trace::FaultKind::BadAddress, address);
-    return at(base, offset);
+    return at(data, offset);
+}
+
+bool Lowering::program_allocates() {
+    if (!program_allocates_) {
+        program_allocates_ = false;
+        for (const auto &[expr, resolution] : input_.checked.resolutions)
+            if (resolution.function &&
+                (resolution.function->name == "alloca" || resolution.function->name == "copyin"))
+                program_allocates_ = true;
+    }
+    return *program_allocates_;
+}
+
+void Lowering::check_scratch_read(ClauseState &state, llvm::Value *address, uint64_t size) {
+    if (!program_allocates())
+        return;
+    llvm::Value *number = address_number(state, address);
+    llvm::Value *scratch_start =
+        address_number(state, at(state.dctx, scratch_area_offset()));
+    llvm::Value *in_scratch = ir_.CreateICmpULT(ir_.CreateSub(number, scratch_start),
+                                                const64(scratch_area_limit_));
+    llvm::Value *allowed = ir_.getFalse();
+    if (state.alloca_region) {
+        llvm::Value *region = at(state.dctx, scratch_area_offset() + *state.alloca_region);
+        llvm::Value *offset = ir_.CreateSub(number, address_number(state, at(region, 8)));
+        llvm::Value *top = load64(region);
+        allowed = ir_.CreateAnd(ir_.CreateICmpULT(offset, top),
+                                ir_.CreateICmpULE(ir_.CreateAdd(offset, const64(size)), top));
+    }
+    fault_if(state, ir_.CreateAnd(in_scratch, ir_.CreateNot(allowed)),
+             trace::FaultKind::BadAddress, number);
 }
 
 void Lowering::write_user(ClauseState &state, llvm::Value *address, llvm::Value *from,

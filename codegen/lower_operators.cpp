@@ -53,13 +53,7 @@ Value Lowering::lower_unary(const ast::Unary &u, ClauseState &state) {
         Value v = lower(*u.operand, state);
         if (v.value->getType()->isPointerTy())
             return {v.value, type};
-        llvm::Value *buffer = scratch(state, uint32_t(strsize()));
-        store64(const64(0), buffer);
-        llvm::Value *result = call_helper(BPF_FUNC_probe_read_kernel_str, i64(),
-                                          {buffer, ir_.getInt32(uint32_t(strsize())), v.value});
-        fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress,
-                 v.value);
-        return {buffer, type};
+        return {string_at(state, v.value), type};
     }
     case ast::UnaryOp::AddressOf:
         if (std::optional<llvm::Value *> address = address_of(*u.operand, state))

@@ -436,6 +436,7 @@ void Lowering::count_drop(llvm::Value *slot, trace::DropCounter counter, llvm::B
 }
 
 llvm::Value *Lowering::read_kernel(ClauseState &state, llvm::Value *address, uint32_t size) {
+    check_scratch_read(state, address, size);
     llvm::Value *buffer = scratch(state, std::max<uint32_t>(size, 8));
     store64(const64(0), buffer);
     llvm::Value *result =
@@ -460,6 +461,7 @@ llvm::Value *Lowering::read_kernel_value(ClauseState &state, llvm::Value *addres
     uint32_t size = uint32_t(sema::resolve(type)->size);
     if (!sema::is_char_array(type))
         return read_kernel(state, address, std::max<uint32_t>(size, 1));
+    check_scratch_read(state, address, size);
     return char_array_string(state, size, [&](llvm::Value *buffer) {
         llvm::Value *result =
             call_helper(BPF_FUNC_probe_read_kernel, i64(), {buffer, ir_.getInt32(size), address});
@@ -876,6 +878,7 @@ llvm::Function *Lowering::clause_function(uint32_t clause, bool with_stack_conte
     state.clause = &node;
     state.index = clause;
     state.function = function;
+    state.clause_function = function;
     state.dctx = function->getArg(0);
     state.ctx = with_stack_context ? function->getArg(1) : nullptr;
     state.sleepable = sleepable;
@@ -1110,7 +1113,7 @@ void Lowering::lower_effect(const ast::Expr &expr, ClauseState &state) {
 // --- finishing ---------------------------------------------------------------------
 
 uint32_t Lowering::clause_context_size() const {
-    return scratch_area_offset() + std::max<uint32_t>(scratch_area_size_, 8) + scratch_slack_;
+    return scratch_area_offset() + std::max<uint32_t>(scratch_area_size_, 8);
 }
 
 void Lowering::note_user_memory_read(const ClauseState &state) {

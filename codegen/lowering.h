@@ -123,6 +123,9 @@ struct ClauseState {
     // The scratch the clause's user stacks are walked in (kUnwindWalkSize
     // bytes), on first use.
     std::optional<uint32_t> unwind_walk_offset;
+    // alloca()'s region in the clause's scratch, on first use (Lowering::alloca_region).
+    std::optional<uint32_t> alloca_region;
+    llvm::Function *clause_function = nullptr; // the clause's own function, not a part's
     llvm::Value *slot_key = nullptr; // the key of keyless aggregations, on first use
     uint32_t statement = 0;          // 1-based top-level statement (ERROR's arg2)
     // 0 while the clause's own function is being filled, else the part of
@@ -287,6 +290,23 @@ public:
     // least 8 bytes), ending the clause with an invalid-address fault if the
     // read fails; returns the scratch.
     llvm::Value *read_kernel(ClauseState &state, llvm::Value *address, uint32_t size);
+    // alloca()'s memory in the clause's scratch, made on first use: a word
+    // holding the bytes allocated (0 where the clause starts), then twice
+    // scratchsize bytes and a word, so that an offset and a length each below
+    // scratchsize stay inside it, as the verifier must see.
+    llvm::Value *alloca_region(ClauseState &state);
+    llvm::Value *allocate(ClauseState &state, llvm::Value *&length, const ast::Expr *size) override;
+    // A read of `size` bytes at `address` through a pointer: where it is in
+    // scratch, it must be within what the clause has allocated (as in
+    // dtrace, an invalid-address fault otherwise).
+    void check_scratch_read(ClauseState &state, llvm::Value *address, uint64_t size);
+    // The address `pointer` (a pointer, or an integer that may still be one
+    // to LLVM) as a number the verifier lets code compare and subtract: it
+    // goes through memory.
+    llvm::Value *address_number(ClauseState &state, llvm::Value *pointer);
+    bool program_allocates();
+    std::optional<bool> program_allocates_; // alloca() or copyin() anywhere, on first ask
+    llvm::GlobalVariable *zeros_ = nullptr; // scratchsize zero bytes, on first alloca()
     // A value of `type` read from kernel memory: as read_kernel, but a char
     // array gets the room of a string (char_array_string).
     llvm::Value *read_kernel_value(ClauseState &state, llvm::Value *address,
@@ -496,6 +516,9 @@ public:
     llvm::Value *null_string();
     llvm::Value *lower_string(const ast::Expr &expr, ClauseState &state) override;
     llvm::Value *string_characters(ClauseState &state, llvm::Value *string) override;
+    // The string at `address` (an integer) in a strsize buffer of scratch;
+    // an invalid-address fault where it cannot be read.
+    llvm::Value *string_at(ClauseState &state, llvm::Value *address);
     // A string kept in the program's data or the clause context has a byte
     // after its characters that says it is set: its slot's first zeros are NULL.
     uint32_t string_slot_size() const { return uint32_t(align8(strsize() + 1)); }
@@ -638,7 +661,6 @@ public:
     trace::ProgramDescription description_;
     uint32_t record_area_size_ = 0;
     uint32_t scratch_area_size_ = 0;
-    uint32_t scratch_slack_ = 0; // room past the scratch for scratch_pointer()'s checks
 
 public:
     // dctx offsets past the fixed header: this-> variables, the probe index,

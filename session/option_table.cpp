@@ -341,7 +341,18 @@ constexpr std::array kOptions = {
                    to.consumer->raw_bytes = s.value.set;
                    return {};
                }},
-    OptionSpec{"scratchsize", Time::Runtime, Syntax::Size, Effect::Ignored},
+    // Each clause that allocates has twice this in its scratch (the
+    // verifier's bounds), which holds 32 KiB.
+    OptionSpec{.name = "scratchsize",
+               .time = Time::Runtime,
+               .syntax = Syntax::Size,
+               .effect = Effect::Acts,
+               .range = OptionRange{8, 8192},
+               .default_value = "4096",
+               .set = [](const Targets &to, const Setting &s) -> Status {
+                   to.compile->scratchsize = uint32_t(s.value.number);
+                   return {};
+               }},
     OptionSpec{.name = "specsize",
                .time = Time::Runtime,
                .syntax = Syntax::Size,

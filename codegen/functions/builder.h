@@ -120,10 +120,18 @@ public:
     virtual void note_epid_read(ClauseState &state) = 0;
     // Bytes of scratch in the clause context, valid until the clause returns.
     virtual llvm::Value *scratch(ClauseState &state, uint32_t size) = 0;
-    // A scratch address (an integer, as alloca() returns it) as a pointer the
-    // verifier accepts for `length` bytes, or an invalid-address fault when
-    // those bytes are not scratch the clause allocated. `length` becomes the
-    // value to pass with the pointer, whose bound the verifier knows.
+    // `length` bytes of the clause's alloca() memory, zeroed, 8-byte aligned
+    // and packed after the last allocation; an out-of-scratch fault past
+    // scratchsize (a compile-time error, D_ALLOCA_SIZE, when `size`, given
+    // for alloca(), is a constant that large). Returns the memory's pointer.
+    // `length` becomes the value to pass with the pointer, whose bound the
+    // verifier knows.
+    virtual llvm::Value *allocate(ClauseState &state, llvm::Value *&length,
+                                  const ast::Expr *size) = 0;
+    // An alloca() address (an integer) as a pointer the verifier accepts for
+    // `length` bytes, or an invalid-address fault when those bytes are not
+    // all allocated in this clause. `length` becomes the value to pass with
+    // the pointer, whose bound the verifier knows.
     virtual llvm::Value *scratch_pointer(ClauseState &state, llvm::Value *address,
                                          llvm::Value *&length) = 0;
     // A block that ends the clause at once, recording nothing and without

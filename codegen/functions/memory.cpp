@@ -2,11 +2,12 @@
 // copyinstr(), copyinto()), scratch memory itself (alloca(), bcopy()), and
 // the destructive copies into user space (copyout(), copyoutstr()).
 //
-// Scratch memory is the clause context's scratch area; a pointer into it is
-// an integer like any D pointer. Code that writes through such a pointer
-// turns it back into a pointer the kernel's verifier accepts with
-// FunctionBuilder::scratch_pointer(), which checks that it lies in the scratch the
-// clause allocated (an invalid-address fault otherwise, as in DTrace).
+// alloca() and copyin() take their memory from the clause's alloca region
+// (FunctionBuilder::allocate(), at most scratchsize bytes a clause); a
+// pointer into it is an integer like any D pointer. Code that writes through
+// such a pointer turns it back into a pointer the kernel's verifier accepts
+// with FunctionBuilder::scratch_pointer(), which checks that it lies in what
+// the clause allocated (an invalid-address fault otherwise, as in DTrace).
 //
 // In a sleepable program (a uprobe's: ClauseState::sleepable) the copies from
 // user space fault in pages that are not resident yet instead of failing on
@@ -25,44 +26,22 @@ using codegen::ClauseState;
 using codegen::FunctionBuilder;
 using codegen::Value;
 
-// The most bytes copyin() and alloca() take from scratch: a larger request
-// is an out-of-scratch fault, as in DTrace.
-constexpr uint32_t kScratchRequestLimit = 4096;
-
 llvm::Value *integer_argument(FunctionBuilder &l, const ast::Call &call, size_t i,
                               ClauseState &state) {
     return l.lower_scalar(*call.arguments.at(i), state);
-}
-
-// `size` bytes of scratch for a copy of `length` bytes (a computed value,
-// faulting when larger than the scratch), followed by a zero word, so that
-// stringof() of the copy ends there.
-llvm::Value *sized_scratch(FunctionBuilder &l, ClauseState &state, llvm::Value *length,
-                           uint32_t size) {
-    l.fault_if(state, l.ir().CreateICmpUGT(length, l.const64(size)), trace::FaultKind::NoScratch,
-               nullptr);
-    llvm::Value *memory = l.scratch(state, size + 8);
-    l.store64(l.const64(0), l.at(memory, codegen::align8(size)));
-    return memory;
-}
-
-// The scratch a request for `size` bytes takes: that many when it is a
-// constant, else as many as any request may have.
-uint32_t scratch_room(FunctionBuilder &l, const ast::Expr &size) {
-    uint32_t room = kScratchRequestLimit;
-    if (std::optional<int64_t> constant = l.integer_constant(size);
-        constant && *constant >= 0 && *constant < room)
-        room = std::max<uint32_t>(uint32_t(*constant), 1);
-    return room;
 }
 
 // copyin(address, size): a pointer to scratch holding `size` bytes of user memory.
 Value lower_copyin(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::Value *address = integer_argument(l, call, 0, state);
     llvm::Value *length = integer_argument(l, call, 1, state);
-    const uint32_t room = scratch_room(l, *call.arguments[1]);
-    llvm::Value *dst = sized_scratch(l, state, length, room);
+    llvm::Value *dst = l.allocate(state, length, nullptr);
     l.read_memory(state, dst, length, address, /*user=*/true);
+    // A word of zeros after the copy, so that stringof() of it ends there
+    // (the region has that room past scratchsize).
+    llvm::IRBuilder<> &ir = l.ir();
+    llvm::Value *rounded = ir.CreateAnd(ir.CreateAdd(length, l.const64(7)), l.const64(~uint64_t{7}));
+    l.store64(l.const64(0), l.at(dst, rounded));
     return {l.ir().CreatePtrToInt(dst, l.i64()), call.type};
 }
 
@@ -121,9 +100,7 @@ Value lower_copyinto(FunctionBuilder &l, const ast::Call &call, ClauseState &sta
 // alloca(size): `size` bytes of scratch, for the clause.
 Value lower_alloca(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::Value *length = integer_argument(l, call, 0, state);
-    const uint32_t room = scratch_room(l, *call.arguments[0]);
-    llvm::Value *memory = sized_scratch(l, state, length, room);
-    l.zero(memory, codegen::align8(room));
+    llvm::Value *memory = l.allocate(state, length, call.arguments[0].get());
     return {l.ir().CreatePtrToInt(memory, l.i64()), call.type};
 }
 

@@ -9,7 +9,8 @@
 syscall::openat:entry
 /pid == $target/
 {
-	this->p = alloca(5000);
+	this->n = 5000;
+	this->p = alloca(this->n);
 	printf("not reached\n");
 }
 
