@@ -45,6 +45,9 @@ struct CompileOptions {
     // which costs nothing until used (entries are allocated as keys arrive).
     bool aggsize_given = false;
     uint64_t dynvarsize = 1 << 20; // bytes of associative-array and thread-local data
+    // Given, dynvarsize alone says how many entries fit (as in dtrace, where
+    // a small one drops); by default each map holds at least 1,024.
+    bool dynvarsize_given = false;
     uint32_t stackframes = 20;     // stack() depth when not given
     uint32_t ustackframes = 100;   // ustack() depth when not given
     uint32_t jstackframes = 50;    // jstack() depth when not given

@@ -191,7 +191,8 @@ void Lowering::plan_maps() {
         case StorageKind::Dynamic:
             definition.type = BPF_MAP_TYPE_HASH;
             definition.max_entries =
-                entries(map, options_.dynvarsize, map.key_size + map.value_size + 64, 1024);
+                entries(map, options_.dynvarsize, map.key_size + map.value_size + 64,
+                        options_.dynvarsize_given ? 1 : 1024);
             definition.map_flags = BPF_F_NO_PREALLOC;
             break;
         case StorageKind::KeyedAggregation: {

@@ -218,6 +218,7 @@ constexpr std::array kOptions = {
                .default_value = "1m",
                .set = [](const Targets &to, const Setting &s) -> Status {
                    to.compile->dynvarsize = s.value.number;
+                   to.compile->dynvarsize_given = true;
                    return {};
                }},
     OptionSpec{"empty", Time::Compile, Syntax::Flag, Effect::Ignored},
