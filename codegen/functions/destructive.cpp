@@ -203,7 +203,8 @@ Value lower_chill(FunctionBuilder &l, const ast::Call &call, ClauseState &state,
 constexpr auto A = FunctionClass::Action;
 
 constexpr FunctionDescriptor kDestructive[] = {
-    describe("chill", A, "void", {integer("int")}, lower_chill, {.destructive = true}),
+    describe("chill", A, "void", {integer("int")}, lower_chill,
+             {.role = ClauseRole::None, .destructive = true}),
     describe("freopen", A, "void", {format()}, lower_freopen,
              {.variadic = true, .destructive = true, .check = check_freopen}),
     describe("raise", A, "void", {integer("int")}, lower_raise, {.destructive = true}),
