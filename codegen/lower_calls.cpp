@@ -650,6 +650,24 @@ void Lowering::record_printed_value(const ast::Expr &value, uint32_t size, llvm:
     store_integer(normalize(v.value, value.type), to, value.type);
 }
 
+void Lowering::record_pointee(const ast::Expr &pointer, uint32_t size, llvm::Value *to,
+                              ClauseState &state) {
+    llvm::Value *address = lower_scalar(pointer, state);
+    store64(address, to);
+    check_scratch_read(state, address, size);
+    llvm::Value *result =
+        call_helper(BPF_FUNC_probe_read_kernel, i64(), {at(to, 8), ir_.getInt32(size), address});
+    fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress, address);
+}
+
+uint32_t Lowering::printed_pointee(const sema::Type *pointer) {
+    trace::PrintedType described = description_.printed_types.at(printed_type(pointer));
+    described.with_pointee = true;
+    described.element = printed_type(sema::resolve(pointer)->element);
+    description_.printed_types.push_back(std::move(described));
+    return uint32_t(description_.printed_types.size() - 1);
+}
+
 // A D type as print() shows it. Types are described once per program, so a
 // struct printed by several actions, or met again inside another, is one entry.
 uint32_t Lowering::printed_type(const sema::Type *type) {

@@ -495,6 +495,9 @@ public:
     void record_printed_value(const ast::Expr &value, uint32_t size, llvm::Value *to,
                               ClauseState &state) override;
     uint32_t printed_type(const sema::Type *type) override;
+    uint32_t printed_pointee(const sema::Type *pointer) override;
+    void record_pointee(const ast::Expr &pointer, uint32_t size, llvm::Value *to,
+                        ClauseState &state) override;
 
     // --- what the functions' lowerings share ------------------------------------
     trace::ActionDescription action(const ast::Call &call, trace::ActionConsumer consume) override;

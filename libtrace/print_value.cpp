@@ -25,119 +25,116 @@ public:
         : RecordedBytes(bytes), types_(types) {}
 
     // One value named `name` (empty at the top, for array elements and for
-    // anonymous members) at `depth` members below the top and inside `nest`
-    // levels of arrays; mirrors dt_print.c's dt_print_member().
-    void member(const std::string &name, uint32_t type, uint64_t bit_offset, uint32_t bit_width,
-                int depth, int nest) {
+    // anonymous members), `depth` levels below the top; below it, a value
+    // that is all zeros is left out.
+    void value(const std::string &name, uint32_t type, uint64_t bit_offset, uint32_t bit_width,
+               int depth) {
         const PrintedType *t = type_at(type);
         if (!t) {
-            out_ += "<unknown type>";
+            out_ += "<unknown type>\n";
             return;
         }
-        const bool array_member = nest != 0 && depth == 0;
-        const bool brief = array_member && !is_record(*t); // an array's scalar element
-        if (!brief) {
-            if (array_member)
-                out_ += "\n";
-            indent(depth + nest);
-            out_ += t->name;
-            if (!name.empty()) {
-                if (!t->name.empty() && t->name.back() != '*' && t->name.back() != ' ')
-                    out_ += " ";
-                out_ += name;
-                if (bit_width)
-                    out_ += " :" + std::to_string(bit_width);
-                out_ += " =";
-            }
-            out_ += " ";
-        }
-        value(*t, bit_offset, bit_width, depth, nest);
-        // A record's closing brace ends the line unless it closes the value
-        // print() was given or an array element (the array separates those).
-        if (!brief && (!is_record(*t) || depth > 0))
-            out_ += "\n";
+        if (depth > 0 && is_zero(*t, bit_offset, bit_width))
+            return;
+        indent(depth);
+        if (!name.empty())
+            out_ += "." + name + " = ";
+        out_ += "(" + t->name + ")";
+        const uint64_t offset = bit_offset / 8;
+        if (bit_width)
+            out_ += printf_string("0x%" PRIx64, bit_field(bit_offset, bit_width));
+        else if (t->kind == Kind::Struct || t->kind == Kind::Union)
+            record(*t, bit_offset, depth);
+        else if (t->kind == Kind::Array)
+            array(*t, offset, depth);
+        else
+            scalar(*t, offset);
+        out_ += depth > 0 ? ",\n" : "\n";
     }
 
     std::string take() { return std::move(out_); }
 
 private:
-    static bool is_record(const PrintedType &t) {
-        return t.kind == Kind::Struct || t.kind == Kind::Union;
-    }
+    // dtrace-utils indents print()'s lines from this column, a space a level.
+    static constexpr size_t kMargin = 44;
 
     const PrintedType *type_at(uint32_t index) const {
         return index < types_.size() ? &types_[index] : nullptr;
     }
 
-    void indent(int levels) { out_.append(size_t(std::max(levels, 0)) * 4, ' '); }
+    void indent(int depth) { out_.append(kMargin + size_t(std::max(depth, 0)), ' '); }
 
-    void hex(uint64_t offset, uint32_t size) {
-        switch (size) {
-        case 1:
-        case 2:
-        case 4:
-        case 8:
-            out_ += printf_string("%#" PRIx64, unsigned_at(offset, size));
-            return;
-        default:
-            out_ += "<invalid size " + std::to_string(size) + ">";
-        }
+    uint64_t bit_field(uint64_t bit_offset, uint32_t bit_width) const {
+        uint32_t bytes = (bit_width + bit_offset % 8 + 7) / 8;
+        uint64_t word = unsigned_at(bit_offset / 8, std::min<uint32_t>(bytes, 8));
+        word >>= bit_offset % 8;
+        if (bit_width < 64)
+            word &= (uint64_t{1} << bit_width) - 1;
+        return word;
     }
 
-    void character(uint8_t c) {
-        if (std::isprint(c))
-            out_ += printf_string("'%c'", c);
-        else if (c == 0)
-            out_ += "'\\0'";
-        else
-            out_ += printf_string("'\\%03o'", unsigned(c));
+    bool is_zero(const PrintedType &t, uint64_t bit_offset, uint32_t bit_width) const {
+        if (bit_width)
+            return bit_field(bit_offset, bit_width) == 0;
+        for (uint64_t i = 0; i < t.size; i++)
+            if (byte_at(bit_offset / 8 + i))
+                return false;
+        return true;
     }
 
-    void value(const PrintedType &t, uint64_t bit_offset, uint32_t bit_width, int depth, int nest) {
-        const uint64_t offset = bit_offset / 8;
-        if (bit_width) {
-            // A bit-field: the bits from its first byte on, as dt_print.c reads them.
-            uint32_t bytes = (bit_width + bit_offset % 8 + 7) / 8;
-            uint64_t word = unsigned_at(offset, std::min<uint32_t>(bytes, 8));
-            word >>= bit_offset % 8;
-            if (bit_width < 64)
-                word &= (uint64_t{1} << bit_width) - 1;
-            out_ += printf_string("%#" PRIx64, word);
-            return;
-        }
+    int64_t signed_at(uint64_t offset, uint32_t size) const {
+        uint64_t bits = unsigned_at(offset, size);
+        if (size > 0 && size < 8 && (bits >> (size * 8 - 1)) & 1)
+            bits |= ~((uint64_t{1} << (size * 8)) - 1);
+        return int64_t(bits);
+    }
+
+    void scalar(const PrintedType &t, uint64_t offset) {
         switch (t.kind) {
         case Kind::Integer:
+            out_ += t.is_signed ? std::to_string(signed_at(offset, t.size))
+                                : std::to_string(unsigned_at(offset, t.size));
+            return;
         case Kind::Pointer:
-            hex(offset, t.size);
+            out_ += printf_string("0x%" PRIx64, unsigned_at(offset, t.size));
             return;
-        case Kind::Char:
-            character(byte_at(offset));
+        case Kind::Char: {
+            uint8_t c = byte_at(offset);
+            out_ += std::isprint(c) ? printf_string("'%c'", c) : printf_string("'\\%03o'", c);
             return;
+        }
         case Kind::Float:
             floating(offset, t.size);
             return;
         case Kind::Enum:
             enumeration(t, offset);
             return;
-        case Kind::String: {
+        case Kind::String:
             out_ += "\"";
             for (uint64_t i = 0; i < t.size && byte_at(offset + i); i++)
                 out_ += char(byte_at(offset + i));
             out_ += "\"";
             return;
-        }
-        case Kind::Array:
-            array(t, offset, depth, nest);
-            return;
-        case Kind::Struct:
-        case Kind::Union:
-            out_ += "{\n";
-            for (const PrintedType::Member &m : t.members)
-                member(m.name, m.type, bit_offset + m.bit_offset, m.bit_width, depth + 1, nest);
-            indent(depth + nest);
-            out_ += "}";
+        default:
             return;
         }
+    }
+
+    void record(const PrintedType &t, uint64_t bit_offset, int depth) {
+        out_ += " {\n";
+        for (const PrintedType::Member &m : t.members)
+            value(m.name, m.type, bit_offset + m.bit_offset, m.bit_width, depth + 1);
+        indent(depth);
+        out_ += "}";
+    }
+
+    void array(const PrintedType &t, uint64_t offset, int depth) {
+        out_ += " [\n";
+        if (const PrintedType *element = type_at(t.element))
+            for (uint64_t i = 0; i < t.count; i++)
+                value("", t.element, (offset + i * element->size) * 8, 0, depth + 1);
+        indent(depth);
+        out_ += "]";
     }
 
     void floating(uint64_t offset, uint32_t size) {
@@ -147,73 +144,29 @@ private:
         if (size == sizeof(float)) {
             float f;
             std::memcpy(&f, raw, sizeof(f));
-            out_ += printf_string("%+.7e", double(f));
+            out_ += printf_string("%f", double(f));
         } else if (size == sizeof(double)) {
             double d;
             std::memcpy(&d, raw, sizeof(d));
-            out_ += printf_string("%+.7e", d);
+            out_ += printf_string("%f", d);
         } else if (size == sizeof(long double)) {
             long double d;
             std::memcpy(&d, raw, sizeof(d));
-            out_ += printf_string("%+.16LE", d);
+            out_ += printf_string("%Lf", d);
         } else {
             out_ += "<unknown encoding>";
         }
     }
 
     void enumeration(const PrintedType &t, uint64_t offset) {
-        uint64_t bits = unsigned_at(offset, t.size);
-        int64_t value = int64_t(bits);
-        if (t.is_signed && t.size < 8 && t.size > 0 && (bits >> (t.size * 8 - 1)) & 1)
-            value = int64_t(bits | ~((uint64_t{1} << (t.size * 8)) - 1));
+        int64_t value = t.is_signed ? signed_at(offset, t.size)
+                                    : int64_t(unsigned_at(offset, t.size));
         for (const auto &[name, v] : t.enumerators)
             if (v == value) {
                 out_ += name;
                 return;
             }
         out_ += std::to_string(value);
-    }
-
-    void array(const PrintedType &t, uint64_t offset, int depth, int nest) {
-        const PrintedType *element = type_at(t.element);
-        if (!element) {
-            out_ += "<unknown type>";
-            return;
-        }
-        const uint64_t stride = element->size;
-        // A char array that holds a printable NUL-terminated string prints
-        // as one.
-        bool is_string = false;
-        if (element->kind == Kind::Char && stride == 1) {
-            uint64_t i = 0;
-            while (i < t.count && std::isprint(byte_at(offset + i)))
-                i++;
-            is_string = i < t.count && byte_at(offset + i) == 0;
-        }
-        const bool brackets = !is_string || depth != 0;
-        if (brackets)
-            out_ += "[ ";
-        if (is_string) {
-            out_ += "\"";
-            for (uint64_t i = 0; i < t.count && byte_at(offset + i); i++)
-                out_ += char(byte_at(offset + i));
-            out_ += "\"";
-        } else {
-            for (uint64_t i = 0; i < t.count; i++) {
-                member("", t.element, (offset + i * stride) * 8, 0, 0, nest + depth + 1);
-                if (i + 1 != t.count)
-                    out_ += ", ";
-                else if (is_record(*element))
-                    out_ += "\n";
-            }
-        }
-        if (brackets) {
-            if (is_record(*element))
-                indent(depth + nest);
-            else
-                out_ += " ";
-            out_ += "]";
-        }
     }
 
     std::span<const PrintedType> types_;
@@ -224,8 +177,16 @@ private:
 
 std::string format_printed_value(std::span<const PrintedType> types, uint32_t type,
                                  std::span<const std::byte> bytes) {
+    // A pointer recorded with what it points to (print() of a pointer to
+    // a struct or union): its address, then the pointee.
+    if (type < types.size() && types[type].with_pointee && bytes.size() > 8) {
+        RecordedBytes address(bytes);
+        ValuePrinter printer(types, bytes.subspan(8));
+        printer.value("", types[type].element, 0, 0, 0);
+        return printf_string("0x%" PRIx64 " = *\n", address.unsigned_at(0, 8)) + printer.take();
+    }
     ValuePrinter printer(types, bytes);
-    printer.member("", type, 0, 0, 0, 0);
+    printer.value("", type, 0, 0, 0);
     return printer.take();
 }
 

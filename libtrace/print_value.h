@@ -1,18 +1,17 @@
-// print(): a recorded value shown with its type, as Solaris DTrace's print()
-// shows it (libdtrace dt_print.c, which follows mdb's `::print -tn`):
-//   - the top line is the type, then the value: `int 0x1f4`, `char [16] "dtx"`;
-//     a struct or union continues with one member per line, indented four
-//     spaces per level: `    struct dentry *dentry = 0xffff8881003c0a80`,
-//     a member of struct or union type opening its own `{ ... }` block;
-//   - integers and pointers print in hex (%#x: 0 is "0"), char as 'c', enums
-//     by the name of their value (else decimal), bit-fields as `name :bits`,
-//     floats as %+.7e;
-//   - arrays print as `[ 0x1, 0x2 ]`; a char array holding a NUL-terminated
-//     printable string prints as `[ "text" ]` (at the top, without the
-//     brackets); an array of structs puts each element on its own lines;
-//   - a top-level struct or union ends with its closing brace, without a
-//     newline; every other value ends with "\n".
-// Anonymous struct and union members print as `union {`.
+// print(): a recorded value shown with its type, as dtrace-utils shows it
+// (libbpf's dump of typed data, from column 44, a space a level):
+//                                             (struct test) {
+//                                              .a = (int)1,
+//                                              .b = (char [5]) [
+//                                               (char)'t',
+//                                              ],
+//                                             }
+//   - each value is `(type)value`; members are `.name = (type)value,`, and
+//     members and array elements that are all zeros are left out;
+//   - integers print in decimal, pointers and bit-fields in hex, chars as
+//     'c', enums by the name of their value (else decimal), floats as %f;
+//   - a pointer to a struct or union, recorded with its pointee, prints as
+//     `0xADDR = *` and then the pointee.
 #pragma once
 
 #include "libtrace/program_description.h"
@@ -45,7 +44,8 @@ private:
     std::span<const std::byte> bytes_;
 };
 
-// `bytes` holds a value of types[type] (missing bytes read as zero).
+// `bytes` holds a value of types[type] (missing bytes read as zero); a
+// pointer's bytes may go on with its pointee's.
 std::string format_printed_value(std::span<const PrintedType> types, uint32_t type,
                                  std::span<const std::byte> bytes);
 

@@ -186,7 +186,10 @@ struct PrintedType {
     std::string name; // as declared: "int", "struct path", "char [16]", "spinlock_t"
     uint32_t size = 0;
     bool is_signed = false;
-    uint32_t element = 0;                                     // Array
+    uint32_t element = 0; // Array; Pointer with `with_pointee`: the pointee's type
+    // A pointer print() recorded with the struct or union it points to, whose
+    // bytes follow its own.
+    bool with_pointee = false;
     uint64_t count = 0;                                       // Array
     std::vector<Member> members;                              // Struct, Union
     std::vector<std::pair<std::string, int64_t>> enumerators; // Enum

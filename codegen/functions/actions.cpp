@@ -107,10 +107,19 @@ Value lower_print(FunctionBuilder &l, const ast::Call &call, ClauseState &state,
     trace::ValueLayout layout;
     layout.kind = trace::ValueKind::Bytes;
     layout.size = uint32_t(is_string(t) ? l.strsize() : t->size);
+    // A pointer to a struct or union: its address, then what it points to.
+    const Type *pointee = is_pointer(t) ? resolve(t->element) : nullptr;
+    const bool with_pointee = pointee && is_struct_or_union(pointee) && pointee->size > 0;
+    if (with_pointee)
+        layout.size = uint32_t(8 + pointee->size);
     layout.offset = l.reserve_record(state, layout.size);
-    action.printed_type = l.printed_type(value.type);
-    if (llvm::Value *to = l.record_space(state, layout))
-        l.record_printed_value(value, layout.size, to, state);
+    action.printed_type = with_pointee ? l.printed_pointee(value.type) : l.printed_type(value.type);
+    if (llvm::Value *to = l.record_space(state, layout)) {
+        if (with_pointee)
+            l.record_pointee(value, uint32_t(pointee->size), to, state);
+        else
+            l.record_printed_value(value, layout.size, to, state);
+    }
     action.values.push_back(layout);
     return l.finish_action(state, std::move(action), call);
 }

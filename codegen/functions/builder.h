@@ -220,6 +220,9 @@ public:
     // print(value): the value's bytes into the record at `to` (`size` bytes).
     virtual void record_printed_value(const ast::Expr &value, uint32_t size, llvm::Value *to,
                                       ClauseState &state) = 0;
+    // print(pointer): the pointer at `to`, then the `size` bytes it points to.
+    virtual void record_pointee(const ast::Expr &pointer, uint32_t size, llvm::Value *to,
+                                ClauseState &state) = 0;
     virtual llvm::Value *record_space(ClauseState &state, const trace::ValueLayout &layout) = 0;
     // The offset of `size` more bytes of the record; record_space() is their
     // address, null when the record would exceed its limit (reported when
@@ -227,6 +230,9 @@ public:
     virtual uint32_t reserve_record(ClauseState &state, uint32_t size) = 0;
     // The index of `type` in description_.printed_types, described on first use.
     virtual uint32_t printed_type(const sema::Type *type) = 0;
+    // A pointer type described as print() shows it with its pointee
+    // (trace::PrintedType::with_pointee).
+    virtual uint32_t printed_pointee(const sema::Type *pointer) = 0;
     virtual void set_activity(trace::Activity activity) = 0;
 
     // --- Aggregations and speculations

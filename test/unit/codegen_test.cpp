@@ -1385,24 +1385,28 @@ TEST(CodegenKernel, CurthreadMembersReadTheCurrentTask) {
                                            b->action(0, action).printed_type,
                                            bytes.subspan(v.offset, v.size));
     };
-    EXPECT_EQ(printed(4), "char [16] \"" + comm + "\"\n");
+    const std::string margin(44, ' ');
+    std::string chars = margin + "(char [16]) [\n";
+    for (char c : comm)
+        chars += margin + " (char)'" + c + "',\n";
+    EXPECT_EQ(printed(4), chars + margin + "]\n");
     std::string fs = printed(5);
-    EXPECT_EQ(fs.rfind("struct fs_struct {\n    int users = 0x", 0), 0u) << fs;
-    EXPECT_NE(fs.find("\n    struct path root = {\n        struct vfsmount *mnt = 0xffff"),
+    EXPECT_EQ(fs.rfind(margin + "(struct fs_struct) {\n" + margin + " .users = (int)", 0), 0u)
+        << fs;
+    EXPECT_NE(fs.find("\n" + margin + " .root = (struct path) {\n" + margin +
+                      "  .mnt = (struct vfsmount *)0xffff"),
               std::string::npos)
         << fs;
-    EXPECT_EQ(fs.back(), '}') << fs;
-    char pid[32];
-    std::snprintf(pid, sizeof(pid), "pid_t %#lx\n", long(syscall(SYS_gettid)));
-    EXPECT_EQ(printed(6), pid);
+    EXPECT_EQ(fs.substr(fs.size() - margin.size() - 2), margin + "}\n") << fs;
+    EXPECT_EQ(printed(6), margin + "(pid_t)" + std::to_string(syscall(SYS_gettid)) + "\n");
     // fs->root printed alone: the same members, one level less indented.
     std::string root = printed(7);
-    const std::string open = "struct path {\n";
+    const std::string open = margin + "(struct path) {\n";
     ASSERT_EQ(root.rfind(open, 0), 0u) << root;
-    std::istringstream lines(root.substr(open.size(), root.size() - open.size() - 1));
-    std::string nested = "    struct path root = {\n";
+    std::istringstream lines(root.substr(open.size()));
+    std::string nested = margin + " .root = (struct path) {\n";
     for (std::string line; std::getline(lines, line);)
-        nested += "    " + line + "\n";
+        nested += " " + line + (line == margin + "}" ? ",\n" : "\n");
     EXPECT_NE(fs.find(nested), std::string::npos) << root << "\n" << fs;
 }
 

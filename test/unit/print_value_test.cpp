@@ -1,5 +1,5 @@
 // print()'s output for recorded bytes and their type description, in the
-// layout of Solaris DTrace's print() (libdtrace dt_print.c).
+// layout of dtrace-utils' print() (libbpf's dump of typed data).
 
 #include "libtrace/print_value.h"
 
@@ -55,68 +55,69 @@ std::string print(const std::vector<PrintedType> &types, uint32_t type, const By
     return format_printed_value(types, type, bytes.data);
 }
 
-TEST(PrintValue, IntegersPrintInHexAfterTheirType) {
+// Lines as print() indents them: from column 44, then one more space for
+// each leading '>' of a line.
+std::string lines(std::initializer_list<std::string_view> text) {
+    std::string out;
+    for (std::string_view line : text) {
+        size_t depth = line.find_first_not_of('>');
+        out += std::string(44 + depth, ' ');
+        out += line.substr(depth);
+        out += "\n";
+    }
+    return out;
+}
+
+TEST(PrintValue, IntegersPrintInDecimalAfterTheirType) {
     std::vector<PrintedType> types = {scalar(Kind::Integer, "int", 4)};
-    EXPECT_EQ(print(types, 0, Bytes(4).put(0, 500, 4)), "int 0x1f4\n");
-    EXPECT_EQ(print(types, 0, Bytes(4)), "int 0\n"); // %#x of 0
-    EXPECT_EQ(print(types, 0, Bytes(4).put(0, uint32_t(-1), 4)), "int 0xffffffff\n");
+    EXPECT_EQ(print(types, 0, Bytes(4).put(0, 500, 4)), lines({"(int)500"}));
+    EXPECT_EQ(print(types, 0, Bytes(4)), lines({"(int)0"})); // the top value even when 0
+    EXPECT_EQ(print(types, 0, Bytes(4).put(0, uint32_t(-1), 4)), lines({"(int)-1"}));
     std::vector<PrintedType> wide = {scalar(Kind::Integer, "uint64_t", 8, false)};
-    EXPECT_EQ(print(wide, 0, Bytes(8).put(0, 0x123456789aULL, 8)), "uint64_t 0x123456789a\n");
+    EXPECT_EQ(print(wide, 0, Bytes(8).put(0, 0xffffffffffffffffULL, 8)),
+              lines({"(uint64_t)18446744073709551615"}));
 }
 
 TEST(PrintValue, PointersPrintAsAddresses) {
     std::vector<PrintedType> types = {scalar(Kind::Pointer, "struct file *", 8, false)};
     EXPECT_EQ(print(types, 0, Bytes(8).put(0, 0xffff888100a68c00ULL, 8)),
-              "struct file * 0xffff888100a68c00\n");
+              lines({"(struct file *)0xffff888100a68c00"}));
+}
+
+TEST(PrintValue, PointerWithItsPointeePrintsTheAddressThenTheRecord) {
+    PrintedType pointer = scalar(Kind::Pointer, "struct pt *", 8, false);
+    pointer.with_pointee = true;
+    pointer.element = 1;
+    std::vector<PrintedType> types = {pointer, record(Kind::Struct, "struct pt", 8, {{"x", 2, 0, 0}, {"y", 2, 32, 0}}),
+                                      scalar(Kind::Integer, "int", 4)};
+    EXPECT_EQ(print(types, 0, Bytes(16).put(0, 0xffffc90000001000ULL, 8).put(12, 4, 4)),
+              "0xffffc90000001000 = *\n" + lines({"(struct pt) {", ">.y = (int)4,", "}"}));
 }
 
 TEST(PrintValue, CharsPrintQuoted) {
     std::vector<PrintedType> types = {scalar(Kind::Char, "char", 1)};
-    EXPECT_EQ(print(types, 0, Bytes(1).put(0, 'x', 1)), "char 'x'\n");
-    EXPECT_EQ(print(types, 0, Bytes(1)), "char '\\0'\n");
-    EXPECT_EQ(print(types, 0, Bytes(1).put(0, 7, 1)), "char '\\007'\n");
+    EXPECT_EQ(print(types, 0, Bytes(1).put(0, 'x', 1)), lines({"(char)'x'"}));
+    EXPECT_EQ(print(types, 0, Bytes(1).put(0, 7, 1)), lines({"(char)'\\007'"}));
 }
 
-TEST(PrintValue, CharArrayHoldingAStringPrintsAsOne) {
+TEST(PrintValue, CharArraysPrintTheirNonZeroChars) {
     std::vector<PrintedType> types = {scalar(Kind::Char, "char", 1), array("char [16]", 0, 16, 16)};
-    EXPECT_EQ(print(types, 1, Bytes(16).text(0, "dtx")), "char [16] \"dtx\"\n");
-    EXPECT_EQ(print(types, 1, Bytes(16)), "char [16] \"\"\n");
-}
-
-TEST(PrintValue, CharArrayWithoutAStringPrintsItsChars) {
-    std::vector<PrintedType> types = {scalar(Kind::Char, "char", 1), array("char [3]", 0, 3, 3)};
-    EXPECT_EQ(print(types, 1, Bytes(3).text(0, "abc")), "char [3] [ 'a', 'b', 'c' ]\n");
-    EXPECT_EQ(print(types, 1, Bytes(3).put(0, 'a', 1).put(1, 1, 1)),
-              "char [3] [ 'a', '\\001', '\\0' ]\n");
-}
-
-TEST(PrintValue, IntegerArraysPrintOnOneLine) {
-    std::vector<PrintedType> types = {scalar(Kind::Integer, "int", 4), array("int [3]", 0, 3, 12)};
-    EXPECT_EQ(print(types, 1, Bytes(12).put(0, 1, 4).put(4, 2, 4).put(8, 0x10, 4)),
-              "int [3] [ 0x1, 0x2, 0x10 ]\n");
+    EXPECT_EQ(print(types, 1, Bytes(16).text(0, "dt")),
+              lines({"(char [16]) [", ">(char)'d',", ">(char)'t',", "]"}));
+    EXPECT_EQ(print(types, 1, Bytes(16)), lines({"(char [16]) [", "]"}));
 }
 
 TEST(PrintValue, NestedArraysNestTheirBrackets) {
     std::vector<PrintedType> types = {scalar(Kind::Integer, "int", 4), array("int [2]", 0, 2, 8),
                                       array("int [2][2]", 1, 2, 16)};
-    EXPECT_EQ(print(types, 2, Bytes(16).put(0, 1, 4).put(4, 2, 4).put(8, 3, 4).put(12, 4, 4)),
-              "int [2][2] [ [ 0x1, 0x2 ], [ 0x3, 0x4 ] ]\n");
-}
-
-TEST(PrintValue, StructPrintsAMemberPerLineAndEndsWithItsBrace) {
-    std::vector<PrintedType> types = {
-        scalar(Kind::Pointer, "struct vfsmount *", 8, false),
-        scalar(Kind::Pointer, "struct dentry *", 8, false),
-        record(Kind::Struct, "struct path", 16, {{"mnt", 0, 0, 0}, {"dentry", 1, 64, 0}})};
-    EXPECT_EQ(print(types, 2, Bytes(16).put(0, 0xffff8881003e4ba0ULL, 8)),
-              "struct path {\n"
-              "    struct vfsmount *mnt = 0xffff8881003e4ba0\n"
-              "    struct dentry *dentry = 0\n"
-              "}");
+    EXPECT_EQ(print(types, 2, Bytes(16).put(0, 1, 4).put(8, 3, 4).put(12, 4, 4)),
+              lines({"(int [2][2]) [", ">(int [2]) [", ">>(int)1,", ">],", ">(int [2]) [",
+                     ">>(int)3,", ">>(int)4,", ">],", "]"}));
 }
 
 // Every kind of member: char array, nested struct, enum (known and unknown
-// values), bit-field, integer array, anonymous union, float.
+// values), bit-field, integer array, anonymous union, float; members that
+// are zero are left out.
 TEST(PrintValue, MembersOfEveryKind) {
     PrintedType color = scalar(Kind::Enum, "enum color", 4);
     color.enumerators = {{"RED", 0}, {"GREEN", 5}};
@@ -140,7 +141,8 @@ TEST(PrintValue, MembersOfEveryKind) {
                 {"flags", 6, 320 + 2, 3},
                 {"v", 7, 352, 0},
                 {"", 8, 448, 0},
-                {"d", 9, 512, 0}}), // 10
+                {"d", 9, 512, 0},
+                {"zero", 0, 576, 0}}), // 10
     };
     double d = 1.5;
     uint64_t d_bits;
@@ -158,39 +160,31 @@ TEST(PrintValue, MembersOfEveryKind) {
         .put(52, 3, 4)
         .put(56, 'A', 4)
         .put(64, d_bits, 8);
-    EXPECT_EQ(print(types, 10, bytes), "struct s {\n"
-                                       "    int a = 0x1\n"
-                                       "    char [8] name = [ \"ab\" ]\n"
-                                       "    struct inner in = {\n"
-                                       "        void *p = 0x10\n"
-                                       "        int n = 0x7\n"
-                                       "    }\n"
-                                       "    enum color k = GREEN\n"
-                                       "    enum color k2 = 9\n"
-                                       "    unsigned int flags :3 = 0x5\n"
-                                       "    int [3] v = [ 0x1, 0x2, 0x3 ]\n"
-                                       "    union {\n"
-                                       "        int x = 0x41\n"
-                                       "        char c = 'A'\n"
-                                       "    }\n"
-                                       "    double d = +1.5000000e+00\n"
-                                       "}");
-}
-
-TEST(PrintValue, NestedRecordsCloseEachLevel) {
-    std::vector<PrintedType> types = {
-        scalar(Kind::Integer, "int", 4),
-        record(Kind::Struct, "struct c", 4, {{"z", 0, 0, 0}}),
-        record(Kind::Struct, "struct b", 4, {{"c", 1, 0, 0}}),
-        record(Kind::Struct, "struct a", 4, {{"b", 2, 0, 0}}),
-    };
-    EXPECT_EQ(print(types, 3, Bytes(4).put(0, 3, 4)), "struct a {\n"
-                                                      "    struct b b = {\n"
-                                                      "        struct c c = {\n"
-                                                      "            int z = 0x3\n"
-                                                      "        }\n"
-                                                      "    }\n"
-                                                      "}");
+    EXPECT_EQ(print(types, 10, bytes),
+              lines({"(struct s) {",
+                     ">.a = (int)1,",
+                     ">.name = (char [8]) [",
+                     ">>(char)'a',",
+                     ">>(char)'b',",
+                     ">],",
+                     ">.in = (struct inner) {",
+                     ">>.p = (void *)0x10,",
+                     ">>.n = (int)7,",
+                     ">},",
+                     ">.k = (enum color)GREEN,",
+                     ">.k2 = (enum color)9,",
+                     ">.flags = (unsigned int)0x5,",
+                     ">.v = (int [3]) [",
+                     ">>(int)1,",
+                     ">>(int)2,",
+                     ">>(int)3,",
+                     ">],",
+                     ">(union) {",
+                     ">>.x = (int)65,",
+                     ">>.c = (char)'A',",
+                     ">},",
+                     ">.d = (double)1.500000,",
+                     "}"}));
 }
 
 TEST(PrintValue, ArrayOfStructsPutsEachOnItsOwnLines) {
@@ -200,37 +194,31 @@ TEST(PrintValue, ArrayOfStructsPutsEachOnItsOwnLines) {
         array("struct pt [2]", 1, 2, 8),
         record(Kind::Struct, "struct line", 8, {{"ends", 2, 0, 0}}),
     };
-    EXPECT_EQ(print(types, 3, Bytes(8).put(0, 1, 4).put(4, 2, 4)), "struct line {\n"
-                                                                   "    struct pt [2] ends = [ \n"
-                                                                   "        struct pt {\n"
-                                                                   "            int x = 0x1\n"
-                                                                   "        }, \n"
-                                                                   "        struct pt {\n"
-                                                                   "            int x = 0x2\n"
-                                                                   "        }\n"
-                                                                   "    ]\n"
-                                                                   "}");
+    EXPECT_EQ(print(types, 3, Bytes(8).put(0, 1, 4).put(4, 2, 4)),
+              lines({"(struct line) {", ">.ends = (struct pt [2]) [", ">>(struct pt) {",
+                     ">>>.x = (int)1,", ">>},", ">>(struct pt) {", ">>>.x = (int)2,", ">>},", ">],",
+                     "}"}));
 }
 
 TEST(PrintValue, EmptyStructStillCloses) {
     std::vector<PrintedType> types = {record(Kind::Struct, "struct lock_class_key", 0, {})};
-    EXPECT_EQ(print(types, 0, Bytes(0)), "struct lock_class_key {\n}");
+    EXPECT_EQ(print(types, 0, Bytes(0)), lines({"(struct lock_class_key) {", "}"}));
 }
 
 TEST(PrintValue, DStringsPrintQuoted) {
     std::vector<PrintedType> types = {scalar(Kind::String, "string", 16)};
-    EXPECT_EQ(print(types, 0, Bytes(16).text(0, "hello")), "string \"hello\"\n");
+    EXPECT_EQ(print(types, 0, Bytes(16).text(0, "hello")), lines({"(string)\"hello\""}));
 }
 
 TEST(PrintValue, MissingBytesReadAsZero) {
     std::vector<PrintedType> types = {scalar(Kind::Integer, "long", 8)};
-    EXPECT_EQ(print(types, 0, Bytes(2).put(0, 0x102, 2)), "long 0x102\n");
+    EXPECT_EQ(print(types, 0, Bytes(2).put(0, 0x102, 2)), lines({"(long)258"}));
 }
 
 TEST(PrintValue, SignedEnumsMatchNegativeValues) {
     PrintedType e = scalar(Kind::Enum, "enum sign", 4);
     e.enumerators = {{"MINUS", -1}};
-    EXPECT_EQ(print({e}, 0, Bytes(4).put(0, uint32_t(-1), 4)), "enum sign MINUS\n");
+    EXPECT_EQ(print({e}, 0, Bytes(4).put(0, uint32_t(-1), 4)), lines({"(enum sign)MINUS"}));
 }
 
 } // namespace

@@ -1,7 +1,7 @@
 /* dtx-args: -q */
-/* print() of a struct the script declares, as a global that is all zeros:
-   nested structs, anonymous unions, arrays, enums and bit-fields, laid out
-   as declared. */
+/* print() of a struct the script declares, a global: nested structs,
+   anonymous unions, arrays, enums and bit-fields, laid out as declared;
+   members and elements that are zero are left out, as in dtrace-utils. */
 
 enum color { RED, GREEN };
 
@@ -29,7 +29,16 @@ struct sample s;
 BEGIN
 {
 	print(s);
-	printf("\n");
+	s.count = -3;
+	s.name[0] = 'd';
+	s.name[2] = 'x';
+	s.in.b = 1234567890123;
+	s.c = 'A';
+	s.values[1] = 7;
+	s.hue = GREEN;
+	s.flags = 5;
+	s.next = (void *)0xffff888100a68c00;
+	print(s);
 	print(s.values);
 	exit(0);
 }

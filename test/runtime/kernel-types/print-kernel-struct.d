@@ -8,6 +8,5 @@ syscall::nanosleep:entry
 /pid == $target/
 {
 	print(*(struct __kernel_timespec *)copyin(arg0, sizeof(struct __kernel_timespec)));
-	printf("\n");
 	exit(0);
 }

@@ -1,7 +1,8 @@
 /* dtx-requires: btf */
 /* dtx-args: -q */
-/* print() shows a value with its type: integers in hex, chars quoted,
-   strings and char arrays as strings, enums by name. */
+/* print() shows a value with its type, as dtrace-utils does: integers in
+   decimal, pointers in hex, chars quoted, strings quoted, a char array's
+   chars one a line, enums by name. */
 
 BEGIN
 {
@@ -12,6 +13,6 @@ BEGIN
 	print(curthread->comm);
 	print((enum pid_type)1);
 	print(TASK_COMM_LEN);
-	print((struct file *)0);
+	print((void *)0);
 	exit(0);
 }

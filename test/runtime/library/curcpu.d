@@ -48,8 +48,7 @@ END
 	printf("cpu_id is cpu: %s\n", !differs ? "yes" : "no");
 	printf("copy agrees: %s\n", !copy_differs ? "yes" : "no");
 	printf("pset 0, chip and lgrp set: %s\n", !insane ? "yes" : "no");
-	printf("type: ");
+	printf("type:\n");
 	print(curcpu->cpu_pset);
-	printf("\n");
 	printa("%s\n", @cpus);
 }
