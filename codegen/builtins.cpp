@@ -62,10 +62,25 @@ constexpr BuiltinConstant kConstants[] = {
     {"R_RFL", "int", 18},
     {"R_RSP", "int", 19},
     {"R_SS", "int", 20},
+    {"R_ERR", "int", 15}, // orig_rax: the system call number, or the error code
     {"R_PC", "int", 16},
     {"R_SP", "int", 19},
     {"R_FP", "int", 4},
     {"R_PS", "int", 18},
+    {"R_R0", "int", 10},
+    {"R_R1", "int", 5},
+    // i386's names, as dtrace-utils' x86-64 regs.d keeps them, for the same
+    // registers' 64 bits.
+    {"R_EAX", "int", 10},
+    {"R_EBX", "int", 5},
+    {"R_ECX", "int", 11},
+    {"R_EDX", "int", 12},
+    {"R_ESI", "int", 13},
+    {"R_EDI", "int", 14},
+    {"R_EBP", "int", 4},
+    {"R_EIP", "int", 16},
+    {"R_EFL", "int", 18},
+    {"R_ESP", "int", 19},
 };
 
 template <typename T>

@@ -2,7 +2,8 @@
 /*
  * uregs[]: the user registers saved at the system call. dtx-trigger's ustack
  * command sets the argument registers to 1 .. 6 and makes getpid (39, in
- * orig_rax, slot 15) with %rsp equal to %rbp.
+ * orig_rax, slot 15: R_ERR) with %rsp equal to %rbp. i386's names are the
+ * same registers.
  */
 
 syscall::getpid:entry
@@ -15,4 +16,7 @@ syscall::getpid:entry
 	this->pc = R_PC;
 	printf("%A\n", uaddr(uregs[this->pc]));
 	printf("%s\n", ufunc(uregs[R_PC]) == uregs[R_PC] ? "ufunc is the address" : "?");
+	printf("err %d edi %d esi %d, eip == pc %d, r0 == rax %d, esp == sp %d\n", uregs[R_ERR],
+	    uregs[R_EDI], uregs[R_ESI], uregs[R_EIP] == uregs[R_PC], uregs[R_R0] == uregs[R_RAX],
+	    uregs[R_ESP] == uregs[R_SP]);
 }
