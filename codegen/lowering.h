@@ -514,6 +514,9 @@ public:
     void set_activity(trace::Activity activity) override;
     std::optional<int64_t> integer_constant(const ast::Expr &expr) const override;
     bool is_null_pointer(const ast::Expr &expr) const override;
+    void refuse(const ast::Expr &at, std::string code, std::string message) override {
+        error(std::move(code), at.range, std::move(message));
+    }
     // D's NULL string: an empty string at an address of its own, so that
     // `s == NULL` can tell it from "" (strstr() finding nothing).
     llvm::Value *null_string();

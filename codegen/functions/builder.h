@@ -86,6 +86,9 @@ public:
     // Integers/pointers as i64 (strings etc. give their ptr as an integer).
     virtual llvm::Value *lower_scalar(const ast::Expr &expr, ClauseState &state) = 0;
     virtual std::optional<int64_t> integer_constant(const ast::Expr &expr) const = 0;
+    // A compile-time error at `at`: what the program asks cannot be done
+    // here (found once the checks of every kind have passed).
+    virtual void refuse(const ast::Expr &at, std::string code, std::string message) = 0;
     // Whether `expr` is the constant 0 (NULL).
     virtual bool is_null_pointer(const ast::Expr &expr) const = 0;
     // The storage size of a value of `type` (strings: strsize; integers: 8).

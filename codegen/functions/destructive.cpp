@@ -200,13 +200,31 @@ Value lower_chill(FunctionBuilder &l, const ast::Call &call, ClauseState &state,
     return l.finish_action(state, l.action(call, consume_nothing), call);
 }
 
+// panic() and breakpoint(): dtrace's arity, permission and speculation
+// checks apply; then they are refused, as nothing on Linux does them.
+Value lower_panic(FunctionBuilder &l, const ast::Call &call, ClauseState &, bool) {
+    l.refuse(call, "D_ACT_UNSUPPORTED",
+             "panic() is not available on Linux: no BPF helper panics the kernel");
+    return {l.const64(0), call.type};
+}
+
+Value lower_breakpoint(FunctionBuilder &l, const ast::Call &call, ClauseState &, bool) {
+    l.refuse(call, "D_ACT_UNSUPPORTED",
+             "breakpoint() is not available on Linux: no BPF helper stops the kernel in a "
+             "debugger");
+    return {l.const64(0), call.type};
+}
+
 constexpr auto A = FunctionClass::Action;
 
 constexpr FunctionDescriptor kDestructive[] = {
+    describe("breakpoint", A, "void", {}, lower_breakpoint,
+             {.role = ClauseRole::None, .destructive = true}),
     describe("chill", A, "void", {integer("int")}, lower_chill,
              {.role = ClauseRole::None, .destructive = true}),
     describe("freopen", A, "void", {format()}, lower_freopen,
              {.variadic = true, .destructive = true, .check = check_freopen}),
+    describe("panic", A, "void", {}, lower_panic, {.role = ClauseRole::None, .destructive = true}),
     describe("raise", A, "void", {integer("int")}, lower_raise, {.destructive = true}),
     describe("stop", A, "void", {}, lower_stop, {.destructive = true}),
     describe("system", A, "void", {format()}, lower_system,
