@@ -324,8 +324,17 @@ TEST(TargetProcesses, CommandGetsOnlyStandardDescriptors) {
     ASSERT_EQ(failure_of(targets.release_command()), "");
     close(inheritable);
     pid_t pid = *targets.target_pid();
-    // release_command() returns once the exec is done.
+    // release_command() returns once the exec is done; the dynamic loader
+    // then opens and closes the libraries: look once sleep(1) sleeps.
     ASSERT_NE(executable_of(pid), executable_of(getpid()));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    for (;;) {
+        std::string call = first_line("/proc/" + std::to_string(pid) + "/syscall");
+        if (call.rfind("230 ", 0) == 0 || call.rfind("35 ", 0) == 0) // clock_nanosleep, nanosleep
+            break;
+        ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "sleep never slept: " << call;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     std::vector<int> fds;
     for (const auto &entry :
          std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fd"))
