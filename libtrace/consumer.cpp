@@ -121,7 +121,55 @@ void Consumer::consume(std::span<const std::byte> record) {
         free_drained(header.speculation);
         return;
     }
-    print_record(record);
+    if (!takes_for_policy(record))
+        print_record(record);
+}
+
+// bufpolicy (ConsumerOptions::buffer_policy): whether `record` is the
+// policy's (dropped once full, or kept for the end) rather than printed now.
+bool Consumer::takes_for_policy(std::span<const std::byte> record) {
+    if (options_.buffer_policy == BufferPolicy::Switch)
+        return false;
+    auto header = read<RecordHeader>(record, 0);
+    if (header.epid > program_.enabled_probes.size())
+        return false;
+    CpuBuffer &cpu = cpu_buffers_[header.cpu];
+    if (options_.buffer_policy == BufferPolicy::Fill) {
+        if (program_.enabled_probes[header.epid - 1].probe_id == kEndProbeId)
+            return false; // dtrace keeps room for END's records
+        if (!buffer_filled_ && cpu.bytes + record.size() <= options_.buffer_size) {
+            cpu.bytes += record.size();
+            return false;
+        }
+        buffer_filled_ = true;
+        return true;
+    }
+    act_on_exit(record); // exit() ends tracing now, though its record prints at the end
+    cpu.records.emplace_back(record.begin(), record.end());
+    cpu.bytes += record.size();
+    while (cpu.records.size() > 1 && cpu.bytes > options_.buffer_size) {
+        cpu.bytes -= cpu.records.front().size();
+        cpu.records.pop_front();
+    }
+    return true;
+}
+
+void Consumer::act_on_exit(std::span<const std::byte> record) {
+    auto header = read<RecordHeader>(record, 0);
+    const ClauseDescription &clause =
+        program_.clauses.at(program_.enabled_probes[header.epid - 1].clause);
+    for (size_t i = 0; i < clause.actions.size() && i / 64 < clause.mask_offsets.size(); i++)
+        if (clause.actions[i].function == "exit" &&
+            read<uint64_t>(record, clause.mask_offsets[i / 64]) & (uint64_t{1} << (i % 64)))
+            set_exit_status(int(read<int64_t>(record, clause.actions[i].values.at(0).offset)));
+}
+
+// bufpolicy=ring at the end: each CPU's records, CPU by CPU, as dtrace reads its buffers.
+void Consumer::print_ring() {
+    std::map<uint16_t, CpuBuffer> buffers = std::exchange(cpu_buffers_, {});
+    for (auto &[cpu, buffer] : buffers)
+        for (const std::vector<std::byte> &record : buffer.records)
+            print_record(record);
 }
 
 void Consumer::print_record(std::span<const std::byte> record) {
@@ -850,6 +898,8 @@ void Consumer::report_drops() {
 }
 
 void Consumer::finish() {
+    if (options_.buffer_policy == BufferPolicy::Ring)
+        print_ring();
     flush();
     std::vector<AggregationSnapshot> remaining;
     for (const AggregationDescription &d : program_.aggregations) {

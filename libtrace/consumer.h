@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -51,6 +52,8 @@ class BpfObject;
 
 // The oformat option.
 enum class OutputKind : uint8_t { Text, Json };
+
+enum class BufferPolicy { Switch, Fill, Ring };
 
 struct ConsumerOptions {
     OutputKind output = OutputKind::Text;
@@ -81,6 +84,12 @@ struct ConsumerOptions {
     // The most bytes of records one speculation holds (specsize); records
     // beyond are speculative drops.
     uint64_t speculation_size = 4 << 20;
+    // bufpolicy and bufsize: switch prints each record as it comes; fill
+    // ends tracing once a CPU's records would exceed buffer_size bytes (END's
+    // always fit), as exit(0) would; ring keeps each CPU's newest records
+    // within buffer_size and prints them when tracing ends.
+    BufferPolicy buffer_policy = BufferPolicy::Switch;
+    uint64_t buffer_size = 4 << 20;
     // The descriptor `out` writes to in the end (stdout's, the -o file's),
     // which freopen() points elsewhere and ftruncate() empties; -1: they
     // do nothing.
@@ -104,6 +113,8 @@ public:
 
     // The status exit() gave, once a record of it has been consumed.
     std::optional<int> exit_status() const { return exit_status_; }
+    // bufpolicy=fill: a CPU's buffer is full, which ends tracing.
+    bool buffer_filled() const { return buffer_filled_; }
     // Faults reported so far (they are reported, not fatal, as in dtrace).
     uint64_t faults() const { return faults_; }
 
@@ -270,6 +281,16 @@ private:
     std::set<std::pair<const ActionDescription *, std::string>> warned_; // see warn_once()
     std::set<uint32_t> stopped_;
     int cpu_count_ = 1; // possible CPUs: the per-CPU maps' value count
+    // bufpolicy=fill and ring: each CPU's bytes of records, and (ring) the records kept.
+    struct CpuBuffer {
+        uint64_t bytes = 0;
+        std::deque<std::vector<std::byte>> records;
+    };
+    std::map<uint16_t, CpuBuffer> cpu_buffers_;
+    bool buffer_filled_ = false;
+    bool takes_for_policy(std::span<const std::byte> record);
+    void act_on_exit(std::span<const std::byte> record);
+    void print_ring();
 };
 
 template <typename T>

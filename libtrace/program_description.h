@@ -246,6 +246,10 @@ struct ClauseDescription {
     std::optional<uint32_t> timestamp_offset;
 };
 
+// The dtrace provider's END probe (providers/dtrace.cpp numbers BEGIN 1,
+// END 2, ERROR 3).
+inline constexpr uint32_t kEndProbeId = 2;
+
 struct EnabledProbe {
     uint32_t epid = 0;
     uint32_t probe_id = 0;

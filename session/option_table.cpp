@@ -119,8 +119,18 @@ constexpr std::array kOptions = {
     OptionSpec{"argref", Time::Compile, Syntax::Flag, Effect::Ignored},
     OptionSpec{"bpflog", Time::Runtime, Syntax::Toggle, Effect::Ignored},
     OptionSpec{"bpflogsize", Time::Runtime, Syntax::Size, Effect::Ignored},
-    OptionSpec{"bufpolicy", Time::Runtime, Syntax::Choice, Effect::Ignored, false,
-               "ring fill switch"},
+    OptionSpec{.name = "bufpolicy",
+               .time = Time::Runtime,
+               .syntax = Syntax::Choice,
+               .effect = Effect::Acts,
+               .choices = "ring fill switch",
+               .default_value = "switch",
+               .set = [](const Targets &to, const Setting &s) -> Status {
+                   to.consumer->buffer_policy = s.text == "ring"   ? trace::BufferPolicy::Ring
+                                                : s.text == "fill" ? trace::BufferPolicy::Fill
+                                                                   : trace::BufferPolicy::Switch;
+                   return {};
+               }},
     OptionSpec{"bufresize", Time::Runtime, Syntax::Choice, Effect::Ignored, false, "auto manual"},
     // Rounded up to the ring buffer's size.
     OptionSpec{.name = "bufsize",
@@ -131,6 +141,7 @@ constexpr std::array kOptions = {
                .default_value = "4m",
                .set = [](const Targets &to, const Setting &s) -> Status {
                    to.compile->bufsize = s.value.number;
+                   to.consumer->buffer_size = s.value.number;
                    return {};
                }},
     OptionSpec{"cleanrate", Time::Runtime, Syntax::Rate, Effect::Moot},

@@ -708,8 +708,9 @@ Status Session::Impl::consume(Tracing &tracing, const Interrupts &interrupts) {
             consumer.report_drops();
         if (std::exchange(tracing.children_stopped, false))
             targets.handle_stops();
-        // The last target's exit ends tracing as exit(0) would.
-        if (tracing.stop_signalled || targets.all_exited())
+        // The last target's exit, or a full buffer (bufpolicy=fill), ends
+        // tracing as exit(0) would.
+        if (tracing.stop_signalled || targets.all_exited() || consumer.buffer_filled())
             break;
     }
     return {};

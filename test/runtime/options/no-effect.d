@@ -1,4 +1,4 @@
-/* dtx-args: -q -x lockmem=1g -x bufpolicy=fill -x lazyload */
+/* dtx-args: -q -x lockmem=1g -x lazyload */
 /*
  * Options dtrace defines that dtx has no use for: accepted, each with a
  * one-line notice (once); rates and quietresize need nothing and say
