@@ -324,8 +324,15 @@ std::string ProcessModule::name() const {
 }
 
 bool ProcessModule::matches(std::string_view pattern) const {
-    return (main_executable && glob_match(pattern, "a.out")) || glob_match(pattern, name()) ||
-           glob_match(pattern, path);
+    if ((main_executable && glob_match(pattern, "a.out")) || glob_match(pattern, name()) ||
+        glob_match(pattern, path))
+        return true;
+    // A library named without its version (libc.so) is its versioned file
+    // (libc.so.6), as in dtrace.
+    const std::string file = name();
+    return !has_glob(pattern) && pattern.ends_with(".so") && file.starts_with(pattern) &&
+           file.size() > pattern.size() + 1 && file[pattern.size()] == '.' &&
+           file.find_first_not_of("0123456789.", pattern.size()) == std::string::npos;
 }
 
 std::optional<uint64_t> ProcessModule::address_of_offset(uint64_t offset) const {

@@ -18,6 +18,9 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <utility>
 
 extern char **environ;
@@ -321,7 +324,20 @@ std::vector<pid_t> TargetProcesses::pids() const {
 std::optional<std::string> TargetProcesses::held_executable(pid_t pid) const {
     if (gate_ == Gate::None || processes_.front().pid != pid)
         return std::nullopt;
-    return command_path_;
+    // A script runs its #! interpreter (the kernel follows a few levels).
+    std::string path = command_path_;
+    for (int level = 0; level < 4; level++) {
+        std::ifstream file(path);
+        std::string line;
+        if (!std::getline(file, line) || !line.starts_with("#!"))
+            break;
+        std::istringstream words(line.substr(2));
+        std::string interpreter;
+        if (!(words >> interpreter))
+            break;
+        path = interpreter;
+    }
+    return path;
 }
 
 Status TargetProcesses::release_command() {

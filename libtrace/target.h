@@ -58,7 +58,8 @@ public:
     // Every target's pid, the command first.
     std::vector<pid_t> pids() const;
     // The file the command `pid` will execute, while it is held before exec
-    // (its maps are still dtx's); nullopt for any other pid.
+    // (its maps are still dtx's): a script's #! interpreter; nullopt for any
+    // other pid.
     std::optional<std::string> held_executable(pid_t pid) const;
 
     // Lets the held command exec (nothing when there is none), and returns

@@ -6,9 +6,11 @@
 // its path; FUNCTION a symbol of .symtab/.dynsym or a PLT stub of the module
 // ("malloc@plt": that module's calls of malloc), with an optional version
 // ("malloc@@GLIBC_2.2.5"). Probes exist once a description names them with a
-// pid (pid$target, pid123), as in DTrace; globs in MODULE and FUNCTION create
-// every match, an empty or globbed name both entry and return. A probe's
-// module field is the module's basename.
+// pid (pid$target, pid123, or a glob that matches one: p*d$target), as in
+// DTrace; globs in MODULE and FUNCTION create every match, an empty or
+// globbed name both entry and return. A probe's module field is the
+// module's basename; a library named without its version (libc.so) is its
+// versioned file.
 //
 // entry: arg0..arg5 from the argument registers, arg6..arg9 from the stack;
 // return: arg0 = the address returned to, arg1 = the return value.
@@ -67,6 +69,19 @@ std::optional<NameRequest> parse_name(std::string_view name) {
     return request;
 }
 
+// The process a description's provider field names: pid123, or a glob that
+// matches pid123 (p*d123, as $target expands in p*d$target).
+std::optional<pid_t> pid_of(std::string_view provider) {
+    if (std::optional<pid_t> pid = pid_after_prefix(provider, kPrefix))
+        return pid;
+    const size_t digits = provider.find_last_not_of("0123456789") + 1;
+    if (!trace::has_glob(provider) || digits == provider.size())
+        return std::nullopt;
+    const std::string name = std::string(kPrefix) + std::string(provider.substr(digits));
+    std::optional<pid_t> pid = pid_after_prefix(name, kPrefix);
+    return pid && trace::glob_match(provider, name) ? pid : std::nullopt;
+}
+
 class PidProvider final : public Provider {
 public:
     explicit PidProvider(const ProviderContext &context) : modules_(context) {}
@@ -78,7 +93,7 @@ public:
 
     Status match(const ProbePattern &pattern, trace::ProbeTable &table,
                  std::vector<const trace::Probe *> &out) override {
-        std::optional<pid_t> pid = pid_after_prefix(pattern.provider, kPrefix);
+        std::optional<pid_t> pid = pid_of(pattern.provider);
         if (!pid)
             return {};
         std::optional<NameRequest> request = parse_name(pattern.name);
@@ -133,7 +148,7 @@ public:
     }
 
     std::optional<std::string> explain_no_match(const ProbePattern &pattern) override {
-        std::optional<pid_t> pid = pid_after_prefix(pattern.provider, kPrefix);
+        std::optional<pid_t> pid = pid_of(pattern.provider);
         if (!pid || !parse_name(pattern.name))
             return std::nullopt;
         auto modules = modules_.of(*pid);

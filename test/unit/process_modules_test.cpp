@@ -111,6 +111,10 @@ TEST(ProcessModule, NamesAndPatterns) {
     EXPECT_TRUE(libc.matches("/usr/lib/*/libc.so.?"));
     EXPECT_FALSE(libc.matches("a.out"));
     EXPECT_FALSE(libc.matches("libm*"));
+    // Without its version, as dtrace names libraries; not a prefix of the name.
+    EXPECT_TRUE(libc.matches("libc.so"));
+    EXPECT_FALSE(libc.matches("libc"));
+    EXPECT_FALSE(libc.matches("libc.s"));
 
     ProcessModule program;
     program.path = "/usr/bin/python3.11";
