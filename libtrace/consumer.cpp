@@ -369,6 +369,7 @@ FormatArgument Consumer::argument(const ValueLayout &layout,
                                   std::span<const std::byte> record) const {
     switch (layout.kind) {
     case ValueKind::String:
+    case ValueKind::CharArray:
         // The text must outlive the call: keep it in the record's bytes.
         return StringValue{string_at(record, layout)};
     case ValueKind::KernelStack: {
@@ -407,6 +408,7 @@ FormatArgument Consumer::argument(const ValueLayout &layout,
 KeyField Consumer::key_field(const ValueLayout &layout, std::span<const std::byte> key) const {
     switch (layout.kind) {
     case ValueKind::String:
+    case ValueKind::CharArray:
         return KeyField::string(read_string(key, layout.offset, layout.size));
     case ValueKind::Bytes: {
         std::string raw(layout.size, '\0');

@@ -614,6 +614,7 @@ private:
                     layout.is_signed);
             return;
         case ValueKind::String:
+        case ValueKind::CharArray:
             append_json_string(out, consumer_.string_at(record, layout));
             return;
         case ValueKind::Float:

@@ -151,6 +151,9 @@ enum class ValueKind : uint8_t {
     UserAddress,  // u64 pid, u64 address (uaddr()): "module`function+0x10"
     Bytes,        // raw memory (tracemem(), copyin() traced): printed as a hex dump
     Float,        // a float (width 4) or double (width 8) in its slot's low bytes
+    // trace() of a char array: its `size` bytes, shown as a string when they
+    // are printable up to NULs that end them (or have none), else as Bytes.
+    CharArray,
 };
 
 struct ValueLayout {

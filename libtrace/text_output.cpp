@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cinttypes>
 #include <cstring>
 
@@ -174,9 +175,34 @@ private:
             // "  %-33s", at any length.
             return "  " + text + std::string(text.size() < 33 ? 33 - text.size() : 0, ' ');
         }
+        case ValueKind::CharArray:
+            if (options.raw_bytes || !looks_like_text(record, layout))
+                return bytes_at(layout.size);
+            return trace_value({.kind = ValueKind::String,
+                                .offset = layout.offset,
+                                .size = layout.size},
+                               record);
         default:
             return bytes_at(layout.size);
         }
+    }
+
+    // dtrace-utils' rule for a char array: printable characters (spaces,
+    // \a and \b too), then only NULs or none.
+    static bool looks_like_text(std::span<const std::byte> record, const ValueLayout &layout) {
+        bool ended = false;
+        for (uint32_t i = 0; i < layout.size; i++) {
+            size_t at = size_t(layout.offset) + i;
+            auto c = at < record.size() ? uint8_t(record[at]) : uint8_t(0);
+            if (ended || c == 0) {
+                if (c != 0 || (i == 0 && !ended))
+                    return false;
+                ended = true;
+            } else if (!std::isprint(c) && !std::isspace(c) && c != '\a' && c != '\b') {
+                return false;
+            }
+        }
+        return true;
     }
 
     const Consumer &consumer_;

@@ -26,9 +26,23 @@ void consume_trace(Consumer &consumer, const ActionDescription &action,
     consumer.output().trace(action.values.at(0), record);
 }
 
+// trace() of memory (a struct, a union, an array) records exactly its bytes,
+// as dtrace does; a char array's may print as a string (ValueKind::CharArray).
 Value lower_trace(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     ActionDescription action = l.action(call, consume_trace);
-    l.record_value(state, action, *call.arguments.at(0));
+    const ast::Expr &value = *call.arguments.at(0);
+    const Type *t = resolve(value.type);
+    if (t && t->size > 0 && (is_struct_or_union(t) || is_array(t))) {
+        trace::ValueLayout layout;
+        layout.kind = is_char_array(t) ? trace::ValueKind::CharArray : trace::ValueKind::Bytes;
+        layout.size = uint32_t(t->size);
+        layout.offset = l.reserve_record(state, layout.size);
+        if (llvm::Value *to = l.record_space(state, layout))
+            l.record_printed_value(value, layout.size, to, state);
+        action.values.push_back(layout);
+        return l.finish_action(state, std::move(action), call);
+    }
+    l.record_value(state, action, value);
     return l.finish_action(state, std::move(action), call);
 }
 
