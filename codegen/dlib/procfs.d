@@ -51,6 +51,8 @@ typedef struct psinfo {
 	int pr_argc;
 	uintptr_t pr_argv;	/* where its arguments are, in its memory */
 	uintptr_t pr_envp;	/* where its environment is */
+	size_t pr_size;		/* its address space, in kilobytes */
+	int pr_wstat;		/* its wait status, once it exits */
 	char pr_dmodel;		/* PR_MODEL_LP64 */
 	taskid_t pr_taskid;
 	projid_t pr_projid;
@@ -118,6 +120,8 @@ translator psinfo_t < struct task_struct *T > {
 	pr_argc = _dtx_argc(T);
 	pr_argv = T->mm ? T->mm->arg_start : 0;
 	pr_envp = T->mm ? T->mm->env_start : 0;
+	pr_size = T->mm ? T->mm->total_vm * 4 : 0;
+	pr_wstat = T->exit_code;
 	pr_dmodel = 2;
 	pr_taskid = 0;
 	pr_projid = 0;
