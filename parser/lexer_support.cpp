@@ -254,8 +254,11 @@ IntegerToken malformed_integer(LexerContext &ctx, const char *text, size_t lengt
 namespace {
 
 // Decodes the escapes between the quotes of a string or character constant.
-// Reports the first bad escape with its own column.
-std::string decode_escapes(LexerContext &ctx, std::string_view body, uint32_t first_column) {
+// Reports the first bad escape with its own column. In a string, as dtrace
+// (its stresc2chr()), an escape it does not know, \' and \? among them,
+// stays as written, backslash and all.
+std::string decode_escapes(LexerContext &ctx, std::string_view body, uint32_t first_column,
+                           bool in_string) {
     std::string out;
     for (size_t i = 0; i < body.size(); ++i) {
         char c = body[i];
@@ -291,10 +294,10 @@ std::string decode_escapes(LexerContext &ctx, std::string_view body, uint32_t fi
             out += '\\';
             break;
         case '?':
-            out += '?';
-            break;
         case '\'':
-            out += '\'';
+            if (in_string)
+                out += '\\';
+            out += e;
             break;
         case '"':
             out += '"';
@@ -330,9 +333,12 @@ std::string decode_escapes(LexerContext &ctx, std::string_view body, uint32_t fi
                     ctx.diagnostics.error("D_ESC_BAD", at, "octal escape sequence out of range");
                 }
                 out += char(value);
+            } else if (in_string) {
+                out += '\\';
+                out += e;
             } else {
-                // dtrace keeps the character after an unknown escape; so do we,
-                // but say so, since it is usually a mistake.
+                // A character constant keeps the character after an unknown
+                // escape, with a warning, since it is usually a mistake.
                 SourceRange at = ctx.token_range;
                 at.begin.column = first_column + uint32_t(escape_at);
                 at.end.column = at.begin.column + 2;
@@ -349,12 +355,12 @@ std::string decode_escapes(LexerContext &ctx, std::string_view body, uint32_t fi
 
 std::string string_token(LexerContext &ctx, const char *text, size_t length) {
     return decode_escapes(ctx, std::string_view(text + 1, length - 2),
-                          ctx.token_range.begin.column + 1);
+                          ctx.token_range.begin.column + 1, true);
 }
 
 IntegerToken char_token(LexerContext &ctx, const char *text, size_t length) {
     std::string bytes = decode_escapes(ctx, std::string_view(text + 1, length - 2),
-                                       ctx.token_range.begin.column + 1);
+                                       ctx.token_range.begin.column + 1, false);
     IntegerToken token;
     token.is_character = true;
     if (bytes.empty()) {
