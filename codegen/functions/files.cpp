@@ -80,10 +80,16 @@ Value lower_d_path(FunctionBuilder &l, const ast::Call &call, ClauseState &state
     std::optional<PathOffsets> o = path_offsets(l, call);
     if (!o)
         return {l.string_literal(""), call.type};
+    // The struct path itself must be readable: a bad pointer is an
+    // invalid-address fault, as in dtrace.
     llvm::Value *path = l.lower_scalar(*call.arguments.at(0), state);
-    llvm::Value *dentry =
-        l.read_kernel_quietly(state, l.ir().CreateAdd(path, l.const64(o->dentry)));
-    llvm::Value *mount = l.read_kernel_quietly(state, l.ir().CreateAdd(path, l.const64(o->mnt)));
+    llvm::Value *words = l.scratch(state, 16);
+    l.read_memory(state, words, l.const64(8), l.ir().CreateAdd(path, l.const64(o->dentry)),
+                  /*user=*/false);
+    l.read_memory(state, l.at(words, 8), l.const64(8),
+                  l.ir().CreateAdd(path, l.const64(o->mnt)), /*user=*/false);
+    llvm::Value *dentry = l.load64(words);
+    llvm::Value *mount = l.load64(l.at(words, 8));
     auto [root_dentry, root_mount] = process_root(l, state, *o);
     return walk(l, call, state, dentry, mount, root_dentry, root_mount);
 }
