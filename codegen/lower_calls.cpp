@@ -547,6 +547,45 @@ llvm::Value *Lowering::allocate(ClauseState &state, llvm::Value *&length, const 
 
 llvm::Value *Lowering::scratch_pointer(ClauseState &state, llvm::Value *address,
                                        llvm::Value *&length) {
+    auto *constant_length = llvm::dyn_cast<llvm::ConstantInt>(length);
+    if (!globals_ || !constant_length || constant_length->getZExtValue() > globals_size_)
+        return alloca_pointer(state, address, length);
+    // A store of a known size may also go into the program's global
+    // variables (through &g.member), as in dtrace.
+    const uint64_t size = constant_length->getZExtValue();
+    llvm::Value *offset = ir_.CreateSub(address_number(state, address),
+                                        address_number(state, globals_));
+    llvm::Function *function = ir_.GetInsertBlock()->getParent();
+    auto *global = llvm::BasicBlock::Create(context_, "store_global", function);
+    auto *scratch_store = llvm::BasicBlock::Create(context_, "store_scratch", function);
+    auto *join = llvm::BasicBlock::Create(context_, "store_place", function);
+    ir_.CreateCondBr(ir_.CreateICmpULE(offset, const64(globals_size_ - size)), global,
+                     scratch_store);
+    ir_.SetInsertPoint(global);
+    llvm::Value *bounded = opaque(offset);
+    fault_if(state, ir_.CreateICmpUGT(bounded, const64(globals_size_ - size)),
+             trace::FaultKind::BadAddress, address);
+    llvm::Value *in_globals = at(globals_, bounded);
+    llvm::BasicBlock *global_end = ir_.GetInsertBlock();
+    ir_.CreateBr(join);
+    ir_.SetInsertPoint(scratch_store);
+    llvm::Value *scratch_length = length;
+    llvm::Value *in_scratch = alloca_pointer(state, address, scratch_length);
+    llvm::BasicBlock *scratch_end = ir_.GetInsertBlock();
+    ir_.CreateBr(join);
+    ir_.SetInsertPoint(join);
+    llvm::PHINode *place = ir_.CreatePHI(ptr(), 2);
+    place->addIncoming(in_globals, global_end);
+    place->addIncoming(in_scratch, scratch_end);
+    llvm::PHINode *bound = ir_.CreatePHI(i64(), 2);
+    bound->addIncoming(const64(size), global_end);
+    bound->addIncoming(scratch_length, scratch_end);
+    length = bound;
+    return place;
+}
+
+llvm::Value *Lowering::alloca_pointer(ClauseState &state, llvm::Value *address,
+                                      llvm::Value *&length) {
     // Each of offset and length is checked against scratchsize on its own,
     // which is what the verifier sees, then against what is allocated.
     const uint64_t most = options_.scratchsize;

@@ -133,8 +133,9 @@ public:
                                   const ast::Expr *size) = 0;
     // An alloca() address (an integer) as a pointer the verifier accepts for
     // `length` bytes, or an invalid-address fault when those bytes are not
-    // all allocated in this clause. `length` becomes the value to pass with
-    // the pointer, whose bound the verifier knows.
+    // all allocated in this clause (a constant length may also be written
+    // into the program's global variables). `length` becomes the value to
+    // pass with the pointer, whose bound the verifier knows.
     virtual llvm::Value *scratch_pointer(ClauseState &state, llvm::Value *address,
                                          llvm::Value *&length) = 0;
     // A block that ends the clause at once, recording nothing and without
