@@ -269,29 +269,34 @@ Value lower_ftruncate(FunctionBuilder &l, const ast::Call &call, ClauseState &st
     return l.finish_action(state, l.action(call, consume_ftruncate), call);
 }
 
+// setopt(option [, value]): constant strings are in the action's
+// description; strings computed at run time are in its record, in order (a
+// name recorded leaves option_name empty).
 void consume_setopt(Consumer &consumer, const ActionDescription &action,
                     std::span<const std::byte> record) {
-    consumer.set_option(consumer.read<trace::RecordHeader>(record, 0).epid, action.option_name,
-                        action.option_value);
-}
-
-bool check_setopt(CallCheck &check) {
-    if (!check.checker.check_arguments(check.call, check.function, 0))
-        return false;
-    for (const ast::ExprPtr &arg : check.call.arguments)
-        if (!arg->as<ast::StringLiteral>()) {
-            check.checker.error("D_PROTO_ARG", arg->range,
-                                "setopt() needs constant strings: the option and its value");
-            return false;
-        }
-    return true;
+    size_t recorded = 0;
+    std::string name = action.option_name;
+    if (name.empty() && recorded < action.values.size())
+        name = consumer.string_at(record, action.values[recorded++]);
+    std::optional<std::string> value = action.option_value;
+    if (recorded < action.values.size())
+        value = std::string(consumer.string_at(record, action.values[recorded]));
+    consumer.set_option(consumer.read<trace::RecordHeader>(record, 0).epid, name, value);
 }
 
 Value lower_setopt(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     ActionDescription action = l.action(call, consume_setopt);
-    action.option_name = call.arguments.at(0)->as<ast::StringLiteral>()->value;
-    if (call.arguments.size() > 1)
-        action.option_value = call.arguments[1]->as<ast::StringLiteral>()->value;
+    for (size_t i = 0; i < call.arguments.size(); i++) {
+        const ast::Expr &argument = *call.arguments[i];
+        if (const auto *literal = argument.as<ast::StringLiteral>()) {
+            if (i == 0)
+                action.option_name = literal->value;
+            else
+                action.option_value = literal->value;
+        } else {
+            l.record_value(state, action, argument);
+        }
+    }
     return l.finish_action(state, std::move(action), call);
 }
 
@@ -308,7 +313,7 @@ constexpr FunctionDescriptor kActions[] = {
     describe("print", A, "void", {any()}, lower_print, {.check = check_print}),
     describe("printf", A, "void", {format()}, lower_printf,
              {.variadic = true, .check = printf_rule}),
-    describe("setopt", A, "void", {text(), text(true)}, lower_setopt, {.check = check_setopt}),
+    describe("setopt", A, "void", {text(), text(true)}, lower_setopt),
     describe("stack", A, "stack", {integer("uint32_t", true)}, lower_stack),
     describe("trace", A, "void", {any()}, lower_trace),
     describe("tracemem", A, "void", {any(), integer("size_t"), integer("size_t", true)},
