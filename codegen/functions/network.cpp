@@ -35,15 +35,17 @@ constexpr int64_t kInfiniband = 32; // ARPHRD_INFINIBAND: 20 bytes
 // (codegen/runtime/network.c's DTX_RT_TEXT_AT and DTX_RT_TEXT_ROOM).
 constexpr uint32_t kAddressWork = 24 + 64;
 
-// The address argument (the last) must be a pointer: a string or an integer
-// is a mistake the signature's kinds alone would let through.
+// The address argument (the last) must be a pointer, or an array (its first
+// element's address): a string or an integer is a mistake the signature's
+// kinds alone would let through.
 bool check_address(CallCheck &check) {
     Checker &c = check.checker;
     if (!c.check_arguments(check.call, check.function, 0))
         return false;
     const size_t last = check.function.parameter_count - 1;
     ast::Expr &address = *check.call.arguments.at(last);
-    if (is_pointer(resolve(address.type)) || c.is_null_constant(address))
+    if (is_pointer(resolve(address.type)) || is_array(resolve(address.type)) ||
+        c.is_null_constant(address))
         return true;
     Diagnostic &d =
         c.error("D_PROTO_ARG", address.range,
