@@ -274,26 +274,18 @@ llvm::Value *Lowering::call_clause(uint32_t clause, llvm::Value *dctx, llvm::Val
 
 // --- the ERROR path --------------------------------------------------------------
 
-// void dtx_error(dctx, ctx): reports the fault recorded in dctx to the
-// consumer, then runs the ERROR clauses with DTrace's ERROR arguments (arg1
-// the faulting EPID, arg2 the action, arg3 -1, arg4 the fault kind, arg5 the
-// address), saving and restoring the firing probe's arguments around them.
-llvm::Function *Lowering::error_function(bool with_stack_context, bool sleepable) {
-    auto [it, inserted] = error_functions_.try_emplace({with_stack_context, sleepable}, nullptr);
-    if (!inserted)
-        return it->second;
-    llvm::IRBuilder<>::InsertPointGuard guard(ir_);
-    auto *type = llvm::FunctionType::get(i32(), {ptr(), ptr()}, false);
-    llvm::Function *function =
-        new_function(std::string(with_stack_context ? "dtx_error" : "dtx_error_nctx") +
-                         (sleepable ? "_sleepable" : ""),
-                     type, 0);
-    it->second = function;
-    llvm::Value *dctx = function->getArg(0);
-    llvm::Value *ctx = function->getArg(1);
-
+// Sends the consumer the fault recorded in dctx (a trace::FaultRecord);
+// returns the faulting EPID.
+llvm::Value *Lowering::report_fault(llvm::Value *dctx) {
     auto *record_type = llvm::ArrayType::get(i64(), sizeof(trace::FaultRecord) / 8);
-    llvm::Value *record = ir_.CreateAlloca(record_type);
+    llvm::Value *record;
+    {
+        // On the stack, in the function's entry block (BPF has no dynamic allocas).
+        llvm::IRBuilder<>::InsertPointGuard guard(ir_);
+        llvm::BasicBlock &entry = ir_.GetInsertBlock()->getParent()->getEntryBlock();
+        ir_.SetInsertPoint(&entry, entry.getFirstInsertionPt());
+        record = ir_.CreateAlloca(record_type);
+    }
     llvm::Value *epid = load64(at(dctx, ClauseContextLayout::epid));
     ir_.CreateAlignedStore(ir_.getInt32(0), record, llvm::Align(4));
     ir_.CreateAlignedStore(firing_cpu(dctx), at(record, offsetof(trace::RecordHeader, cpu)),
@@ -315,6 +307,27 @@ llvm::Function *Lowering::error_function(bool with_stack_context, bool sleepable
                            llvm::Align(4));
     call_helper(BPF_FUNC_ringbuf_output, i64(),
                 {output_map_, record, const64(sizeof(trace::FaultRecord)), const64(0)});
+    return epid;
+}
+
+// void dtx_error(dctx, ctx): reports the fault recorded in dctx to the
+// consumer, then runs the ERROR clauses with DTrace's ERROR arguments (arg1
+// the faulting EPID, arg2 the action, arg3 -1, arg4 the fault kind, arg5 the
+// address), saving and restoring the firing probe's arguments around them.
+llvm::Function *Lowering::error_function(bool with_stack_context, bool sleepable) {
+    auto [it, inserted] = error_functions_.try_emplace({with_stack_context, sleepable}, nullptr);
+    if (!inserted)
+        return it->second;
+    llvm::IRBuilder<>::InsertPointGuard guard(ir_);
+    auto *type = llvm::FunctionType::get(i32(), {ptr(), ptr()}, false);
+    llvm::Function *function =
+        new_function(std::string(with_stack_context ? "dtx_error" : "dtx_error_nctx") +
+                         (sleepable ? "_sleepable" : ""),
+                     type, 0);
+    it->second = function;
+    llvm::Value *dctx = function->getArg(0);
+    llvm::Value *ctx = function->getArg(1);
+    llvm::Value *epid = report_fault(dctx);
 
     std::vector<uint32_t> error_clauses;
     for (uint32_t c = 0; c < input_.clause_probes.size(); c++)
@@ -343,7 +356,8 @@ llvm::Function *Lowering::error_function(bool with_stack_context, bool sleepable
         auto dense = dense_index_.find(kErrorProbeId);
         store64(const64(dense == dense_index_.end() ? 0 : dense->second),
                 at(dctx, probe_index_offset()));
-        // A fault in an ERROR clause is reported, and ends that clause only.
+        // A fault in an ERROR clause is reported, and ends that clause only:
+        // it does not fire ERROR again.
         call_clause_blocks(
             function->getName().str() + "_clauses", error_clauses, kDirectErrorClauses, sleepable,
             "probe 'dtrace:::ERROR'", dctx, with_stack_context ? ctx : nullptr,
@@ -352,7 +366,17 @@ llvm::Function *Lowering::error_function(bool with_stack_context, bool sleepable
                     uint32_t c = error_clauses[i];
                     store64(const64(epids_.at({c, kErrorProbeId})),
                             at(dctx, ClauseContextLayout::epid));
-                    call_clause(c, dctx, ctx, inlined, sleepable);
+                    llvm::Value *result = call_clause(c, dctx, ctx, inlined, sleepable);
+                    if (!clause_facts_.at(clause_function(c, ctx != nullptr, sleepable)).can_fault)
+                        continue;
+                    llvm::Function *caller = ir_.GetInsertBlock()->getParent();
+                    auto *faulted = llvm::BasicBlock::Create(context_, "error_faulted", caller);
+                    auto *next = llvm::BasicBlock::Create(context_, "error_next", caller);
+                    ir_.CreateCondBr(ir_.CreateICmpNE(result, ir_.getInt32(0)), faulted, next);
+                    ir_.SetInsertPoint(faulted);
+                    report_fault(dctx);
+                    ir_.CreateBr(next);
+                    ir_.SetInsertPoint(next);
                 }
             });
         for (unsigned i = 0; i < ClauseContextLayout::arg_count; i++)

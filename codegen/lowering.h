@@ -233,6 +233,7 @@ private:
         const std::function<void(size_t, size_t, llvm::Value *, llvm::Value *, bool)> &emit);
     // The clause's result (i32): its function called, or inlined (by
     // inline_clauses(), and the function removed once no call is left).
+    llvm::Value *report_fault(llvm::Value *dctx);
     llvm::Value *call_clause(uint32_t clause, llvm::Value *dctx, llvm::Value *ctx, bool inlined,
                              bool sleepable);
     void inline_clauses();
