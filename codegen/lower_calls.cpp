@@ -553,8 +553,8 @@ llvm::Value *Lowering::scratch_pointer(ClauseState &state, llvm::Value *address,
     // A store of a known size may also go into the program's global
     // variables (through &g.member), as in dtrace.
     const uint64_t size = constant_length->getZExtValue();
-    llvm::Value *offset = ir_.CreateSub(address_number(state, address),
-                                        address_number(state, globals_));
+    llvm::Value *offset =
+        ir_.CreateSub(address_number(state, address), address_number(state, globals_));
     llvm::Function *function = ir_.GetInsertBlock()->getParent();
     auto *global = llvm::BasicBlock::Create(context_, "store_global", function);
     auto *scratch_store = llvm::BasicBlock::Create(context_, "store_scratch", function);
@@ -592,8 +592,8 @@ llvm::Value *Lowering::alloca_pointer(ClauseState &state, llvm::Value *address,
     llvm::Value *region = alloca_region(state);
     llvm::Value *data = at(region, 8);
     llvm::Value *top = load64(region);
-    llvm::Value *offset = opaque(
-        ir_.CreateSub(address_number(state, address), address_number(state, data)));
+    llvm::Value *offset =
+        opaque(ir_.CreateSub(address_number(state, address), address_number(state, data)));
     length = opaque(length);
     fault_if(state, ir_.CreateICmpUGE(offset, const64(most)), trace::FaultKind::BadAddress,
              address);
@@ -619,10 +619,9 @@ void Lowering::check_scratch_read(ClauseState &state, llvm::Value *address, uint
     if (!program_allocates())
         return;
     llvm::Value *number = address_number(state, address);
-    llvm::Value *scratch_start =
-        address_number(state, at(state.dctx, scratch_area_offset()));
-    llvm::Value *in_scratch = ir_.CreateICmpULT(ir_.CreateSub(number, scratch_start),
-                                                const64(scratch_area_limit_));
+    llvm::Value *scratch_start = address_number(state, at(state.dctx, scratch_area_offset()));
+    llvm::Value *in_scratch =
+        ir_.CreateICmpULT(ir_.CreateSub(number, scratch_start), const64(scratch_area_limit_));
     llvm::Value *allowed = ir_.getFalse();
     if (state.alloca_region) {
         llvm::Value *region = at(state.dctx, scratch_area_offset() + *state.alloca_region);
@@ -631,8 +630,8 @@ void Lowering::check_scratch_read(ClauseState &state, llvm::Value *address, uint
         allowed = ir_.CreateAnd(ir_.CreateICmpULT(offset, top),
                                 ir_.CreateICmpULE(ir_.CreateAdd(offset, const64(size)), top));
     }
-    fault_if(state, ir_.CreateAnd(in_scratch, ir_.CreateNot(allowed)),
-             trace::FaultKind::BadAddress, number);
+    fault_if(state, ir_.CreateAnd(in_scratch, ir_.CreateNot(allowed)), trace::FaultKind::BadAddress,
+             number);
 }
 
 void Lowering::write_user(ClauseState &state, llvm::Value *address, llvm::Value *from,

@@ -507,10 +507,10 @@ uint32_t Lowering::stored_size(const sema::Type *type) {
     switch (t->kind) {
     case sema::TypeKind::Stack: {
         // A user stack's first word is its pid (trace::ValueKind::UserStack).
-        uint32_t frames = std::min(t->symbolization == sema::Symbolization::User
-                                       ? options_.ustackframes
-                                       : options_.stackframes,
-                                   options_.maxframes);
+        uint32_t frames =
+            std::min(t->symbolization == sema::Symbolization::User ? options_.ustackframes
+                                                                   : options_.stackframes,
+                     options_.maxframes);
         return (frames + 1) * 8 + 8;
     }
     case sema::TypeKind::Struct:

@@ -64,8 +64,8 @@ void Lowering::plan_storage() {
         VariableStorage storage;
         storage.info = &info;
         storage.kind = VariableStorage::Kind::ClauseLocal;
-        storage.value_size = sema::is_string(sema::resolve(info.type)) ? string_slot_size()
-                                                                       : stored_size(info.type);
+        storage.value_size =
+            sema::is_string(sema::resolve(info.type)) ? string_slot_size() : stored_size(info.type);
         storage.offset = ClauseContextLayout::locals + locals_size_;
         locals_size_ += storage.value_size;
         clause_storage_.emplace(name, storage);

@@ -126,8 +126,8 @@ struct ClauseState {
     // alloca()'s region in the clause's scratch, on first use (Lowering::alloca_region).
     std::optional<uint32_t> alloca_region;
     llvm::Function *clause_function = nullptr; // the clause's own function, not a part's
-    llvm::Value *slot_key = nullptr; // the key of keyless aggregations, on first use
-    uint32_t statement = 0;          // 1-based top-level statement (ERROR's arg2)
+    llvm::Value *slot_key = nullptr;           // the key of keyless aggregations, on first use
+    uint32_t statement = 0;                    // 1-based top-level statement (ERROR's arg2)
     // 0 while the clause's own function is being filled, else the part of
     // the clause (Lowering::start_clause_part) that function, dctx, ctx,
     // fault, end_without_record and slot_key belong to.

@@ -159,8 +159,8 @@ private:
     }
 
     void enumeration(const PrintedType &t, uint64_t offset) {
-        int64_t value = t.is_signed ? signed_at(offset, t.size)
-                                    : int64_t(unsigned_at(offset, t.size));
+        int64_t value =
+            t.is_signed ? signed_at(offset, t.size) : int64_t(unsigned_at(offset, t.size));
         for (const auto &[name, v] : t.enumerators)
             if (v == value) {
                 out_ += name;

@@ -178,10 +178,8 @@ private:
         case ValueKind::CharArray:
             if (options.raw_bytes || !looks_like_text(record, layout))
                 return bytes_at(layout.size);
-            return trace_value({.kind = ValueKind::String,
-                                .offset = layout.offset,
-                                .size = layout.size},
-                               record);
+            return trace_value(
+                {.kind = ValueKind::String, .offset = layout.offset, .size = layout.size}, record);
         default:
             return bytes_at(layout.size);
         }

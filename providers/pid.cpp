@@ -226,7 +226,8 @@ private:
                            " bytes)");
         std::vector<uint8_t> code(function.size);
         trace::UniqueFd file(open(path.c_str(), O_RDONLY | O_CLOEXEC));
-        if (!file || pread(file.get(), code.data(), code.size(), off_t(entry)) != ssize_t(code.size()))
+        if (!file ||
+            pread(file.get(), code.data(), code.size(), off_t(entry)) != ssize_t(code.size()))
             return Error(where + ": cannot read " + path + ": " + std::strerror(errno), errno);
         if (Status starts = check_instruction_start(code, offset); !starts)
             return starts.error().prefixed(where);

@@ -8,12 +8,12 @@
 #include "libtrace/kernel_symbols.h"
 #include "libtrace/perf_event.h"
 #include "libtrace/process_modules.h"
-#include "session/session_impl.h"
 #include "libtrace/unwind_maps.h"
 #include "libtrace/unwind_table.h"
 #include "libtrace/user_symbols.h"
 #include "libtrace/whole_file.h"
 #include "providers/provider.h"
+#include "session/session_impl.h"
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -539,7 +539,7 @@ Status Session::Impl::begin(Tracing &tracing, const Interrupts &interrupts) {
         };
     consumer_setup.print.name_address = [kernel_table, kernel_name, user_symbols, noresolve,
                                          hex_address](const trace::KeyField &field,
-                                                       uint64_t address) -> std::string {
+                                                      uint64_t address) -> std::string {
         trace::SymbolForm form =
             field.kind == trace::KeyFieldKind::Symbol ? field.form : trace::SymbolForm::Address;
         if (field.user) {
@@ -564,7 +564,7 @@ Status Session::Impl::begin(Tracing &tracing, const Interrupts &interrupts) {
     };
     consumer_setup.format.symbols.kernel = kernel_name;
     consumer_setup.format.symbols.user = [user_symbols, noresolve, hex_address](uint32_t pid,
-                                                                   uint64_t address) {
+                                                                                uint64_t address) {
         if (address == trace::kUserStackTruncated)
             return std::string(kTruncatedFrame);
         return noresolve ? hex_address(address) : user_symbols->format(pid_t(pid), address);

@@ -86,8 +86,8 @@ Value lower_d_path(FunctionBuilder &l, const ast::Call &call, ClauseState &state
     llvm::Value *words = l.scratch(state, 16);
     l.read_memory(state, words, l.const64(8), l.ir().CreateAdd(path, l.const64(o->dentry)),
                   /*user=*/false);
-    l.read_memory(state, l.at(words, 8), l.const64(8),
-                  l.ir().CreateAdd(path, l.const64(o->mnt)), /*user=*/false);
+    l.read_memory(state, l.at(words, 8), l.const64(8), l.ir().CreateAdd(path, l.const64(o->mnt)),
+                  /*user=*/false);
     llvm::Value *dentry = l.load64(words);
     llvm::Value *mount = l.load64(l.at(words, 8));
     auto [root_dentry, root_mount] = process_root(l, state, *o);

@@ -40,7 +40,8 @@ Value lower_copyin(FunctionBuilder &l, const ast::Call &call, ClauseState &state
     // A word of zeros after the copy, so that stringof() of it ends there
     // (the region has that room past scratchsize).
     llvm::IRBuilder<> &ir = l.ir();
-    llvm::Value *rounded = ir.CreateAnd(ir.CreateAdd(length, l.const64(7)), l.const64(~uint64_t{7}));
+    llvm::Value *rounded =
+        ir.CreateAnd(ir.CreateAdd(length, l.const64(7)), l.const64(~uint64_t{7}));
     l.store64(l.const64(0), l.at(dst, rounded));
     return {l.ir().CreatePtrToInt(dst, l.i64()), call.type};
 }

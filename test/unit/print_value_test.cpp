@@ -88,8 +88,9 @@ TEST(PrintValue, PointerWithItsPointeePrintsTheAddressThenTheRecord) {
     PrintedType pointer = scalar(Kind::Pointer, "struct pt *", 8, false);
     pointer.with_pointee = true;
     pointer.element = 1;
-    std::vector<PrintedType> types = {pointer, record(Kind::Struct, "struct pt", 8, {{"x", 2, 0, 0}, {"y", 2, 32, 0}}),
-                                      scalar(Kind::Integer, "int", 4)};
+    std::vector<PrintedType> types = {
+        pointer, record(Kind::Struct, "struct pt", 8, {{"x", 2, 0, 0}, {"y", 2, 32, 0}}),
+        scalar(Kind::Integer, "int", 4)};
     EXPECT_EQ(print(types, 0, Bytes(16).put(0, 0xffffc90000001000ULL, 8).put(12, 4, 4)),
               "0xffffc90000001000 = *\n" + lines({"(struct pt) {", ">.y = (int)4,", "}"}));
 }
@@ -160,31 +161,30 @@ TEST(PrintValue, MembersOfEveryKind) {
         .put(52, 3, 4)
         .put(56, 'A', 4)
         .put(64, d_bits, 8);
-    EXPECT_EQ(print(types, 10, bytes),
-              lines({"(struct s) {",
-                     ">.a = (int)1,",
-                     ">.name = (char [8]) [",
-                     ">>(char)'a',",
-                     ">>(char)'b',",
-                     ">],",
-                     ">.in = (struct inner) {",
-                     ">>.p = (void *)0x10,",
-                     ">>.n = (int)7,",
-                     ">},",
-                     ">.k = (enum color)GREEN,",
-                     ">.k2 = (enum color)9,",
-                     ">.flags = (unsigned int)0x5,",
-                     ">.v = (int [3]) [",
-                     ">>(int)1,",
-                     ">>(int)2,",
-                     ">>(int)3,",
-                     ">],",
-                     ">(union) {",
-                     ">>.x = (int)65,",
-                     ">>.c = (char)'A',",
-                     ">},",
-                     ">.d = (double)1.500000,",
-                     "}"}));
+    EXPECT_EQ(print(types, 10, bytes), lines({"(struct s) {",
+                                              ">.a = (int)1,",
+                                              ">.name = (char [8]) [",
+                                              ">>(char)'a',",
+                                              ">>(char)'b',",
+                                              ">],",
+                                              ">.in = (struct inner) {",
+                                              ">>.p = (void *)0x10,",
+                                              ">>.n = (int)7,",
+                                              ">},",
+                                              ">.k = (enum color)GREEN,",
+                                              ">.k2 = (enum color)9,",
+                                              ">.flags = (unsigned int)0x5,",
+                                              ">.v = (int [3]) [",
+                                              ">>(int)1,",
+                                              ">>(int)2,",
+                                              ">>(int)3,",
+                                              ">],",
+                                              ">(union) {",
+                                              ">>.x = (int)65,",
+                                              ">>.c = (char)'A',",
+                                              ">},",
+                                              ">.d = (double)1.500000,",
+                                              "}"}));
 }
 
 TEST(PrintValue, ArrayOfStructsPutsEachOnItsOwnLines) {
