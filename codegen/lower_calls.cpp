@@ -491,8 +491,13 @@ llvm::Value *Lowering::read_user(bool sleepable, llvm::Value *to, llvm::Value *s
 llvm::Value *Lowering::address_number(ClauseState &state, llvm::Value *pointer) {
     // The verifier allows no arithmetic between two pointers, nor between a
     // pointer and an unknown number: stored and loaded back, a pointer is a
-    // number.
-    llvm::Value *slot = scratch(state, 8);
+    // number. One word of the clause's scratch serves every conversion: each
+    // is loaded back at once.
+    if (!state.number_slot) {
+        state.number_slot = state.scratch_offset;
+        scratch(state, 8);
+    }
+    llvm::Value *slot = at(state.dctx, scratch_area_offset() + *state.number_slot);
     if (pointer->getType()->isPointerTy())
         pointer = ir_.CreatePtrToInt(pointer, i64());
     llvm::StoreInst *stored = ir_.CreateAlignedStore(pointer, slot, llvm::Align(8));
