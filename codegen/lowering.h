@@ -125,7 +125,7 @@ struct ClauseState {
     std::optional<uint32_t> unwind_walk_offset;
     // alloca()'s region in the clause's scratch, on first use (Lowering::alloca_region).
     std::optional<uint32_t> alloca_region;
-    std::optional<uint32_t> number_slot; // Lowering::address_number()'s word, on first use
+    std::optional<uint32_t> number_slot;       // Lowering::address_number()'s word, on first use
     llvm::Function *clause_function = nullptr; // the clause's own function, not a part's
     llvm::Value *slot_key = nullptr;           // the key of keyless aggregations, on first use
     uint32_t statement = 0;                    // 1-based top-level statement (ERROR's arg2)

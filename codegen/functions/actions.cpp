@@ -26,6 +26,18 @@ void consume_trace(Consumer &consumer, const ActionDescription &action,
     consumer.output().trace(action.values.at(0), record);
 }
 
+// `size` bytes of the record as the action's next value, of `kind`; their
+// address, null when the record would exceed its limit.
+llvm::Value *reserve_bytes(FunctionBuilder &l, ClauseState &state, ActionDescription &action,
+                           trace::ValueKind kind, uint32_t size) {
+    trace::ValueLayout layout;
+    layout.kind = kind;
+    layout.size = size;
+    layout.offset = l.reserve_record(state, size);
+    action.values.push_back(layout);
+    return l.record_space(state, layout);
+}
+
 // trace() of memory (a struct, a union, an array) records exactly its bytes,
 // as dtrace does; a char array's may print as a string (ValueKind::CharArray).
 Value lower_trace(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
@@ -33,13 +45,9 @@ Value lower_trace(FunctionBuilder &l, const ast::Call &call, ClauseState &state,
     const ast::Expr &value = *call.arguments.at(0);
     const Type *t = resolve(value.type);
     if (t && t->size > 0 && (is_struct_or_union(t) || is_array(t))) {
-        trace::ValueLayout layout;
-        layout.kind = is_char_array(t) ? trace::ValueKind::CharArray : trace::ValueKind::Bytes;
-        layout.size = uint32_t(t->size);
-        layout.offset = l.reserve_record(state, layout.size);
-        if (llvm::Value *to = l.record_space(state, layout))
-            l.record_printed_value(value, layout.size, to, state);
-        action.values.push_back(layout);
+        auto kind = is_char_array(t) ? trace::ValueKind::CharArray : trace::ValueKind::Bytes;
+        if (llvm::Value *to = reserve_bytes(l, state, action, kind, uint32_t(t->size)))
+            l.record_printed_value(value, uint32_t(t->size), to, state);
         return l.finish_action(state, std::move(action), call);
     }
     l.record_value(state, action, value);
@@ -118,23 +126,18 @@ Value lower_print(FunctionBuilder &l, const ast::Call &call, ClauseState &state,
     ActionDescription action = l.action(call, consume_print);
     const ast::Expr &value = *call.arguments.at(0);
     const Type *t = resolve(value.type);
-    trace::ValueLayout layout;
-    layout.kind = trace::ValueKind::Bytes;
-    layout.size = uint32_t(is_string(t) ? l.strsize() : t->size);
     // A pointer to a struct or union: its address, then what it points to.
     const Type *pointee = is_pointer(t) ? resolve(t->element) : nullptr;
     const bool with_pointee = pointee && is_struct_or_union(pointee) && pointee->size > 0;
-    if (with_pointee)
-        layout.size = uint32_t(8 + pointee->size);
-    layout.offset = l.reserve_record(state, layout.size);
+    const auto size =
+        uint32_t(with_pointee ? 8 + pointee->size : (is_string(t) ? l.strsize() : t->size));
     action.printed_type = with_pointee ? l.printed_pointee(value.type) : l.printed_type(value.type);
-    if (llvm::Value *to = l.record_space(state, layout)) {
+    if (llvm::Value *to = reserve_bytes(l, state, action, trace::ValueKind::Bytes, size)) {
         if (with_pointee)
             l.record_pointee(value, uint32_t(pointee->size), to, state);
         else
-            l.record_printed_value(value, layout.size, to, state);
+            l.record_printed_value(value, size, to, state);
     }
-    action.values.push_back(layout);
     return l.finish_action(state, std::move(action), call);
 }
 
