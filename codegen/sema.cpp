@@ -324,13 +324,43 @@ void Checker::define_provider(const ProviderDefinition &def) {
 
 // --- types as written --------------------------------------------------------
 
+namespace {
+
+// Where a type named `module`name` may come from: D's own module ("D", and
+// "C" for what -C's headers declare) is the script's types, any other module
+// the kernel's.
+struct ScopedTypeName {
+    bool script = true;
+    bool kernel = true;
+    std::string name;
+};
+
+ScopedTypeName scoped_type_name(const std::string &written) {
+    const size_t tick = written.rfind('`');
+    if (tick == std::string::npos)
+        return {.name = written};
+    const std::string module = written.substr(0, tick);
+    const bool d_module = module == "D" || module == "C";
+    std::string name = written.substr(tick + 1);
+    if (name == "unsigned" || name == "signed") // the one-word spellings of C's int
+        name = name == "signed" ? "int" : "unsigned int";
+    return {.script = d_module, .kernel = !d_module, .name = std::move(name)};
+}
+
+} // namespace
+
 const Type *Checker::resolve_type(const TypeExpr &type) {
     switch (type.kind) {
     case TypeExpr::Kind::Named: {
-        if (const Type *found = types_.lookup(type.name))
+        const ScopedTypeName scoped = scoped_type_name(type.name);
+        if (const Type *found = scoped.script ? types_.lookup(scoped.name) : nullptr)
             return found;
-        if (const Type *kernel = kernel_types().by_typedef(type.name))
+        if (const Type *kernel = scoped.kernel ? kernel_types().by_typedef(scoped.name) : nullptr)
             return kernel;
+        // C's base types are every module's: `vmlinux`int`.
+        if (const Type *base = scoped.script ? nullptr : types_.lookup(scoped.name);
+            base && base->kind != TypeKind::Typedef)
+            return base;
         error("D_TYPE_ERR", type.range, "unknown type name '" + type.name + "'");
         return nullptr;
     }
@@ -476,11 +506,12 @@ const Type *Checker::resolve_enum(const TypeExpr &type) {
 const Type *Checker::named_tag(const TypeExpr &type, TypeKind kind) {
     // A tag mentioned before was declared or defined by the script, imported
     // from the kernel or named by a provider's argument types.
-    Type *existing = types_.find_tag(kind, type.name);
+    const ScopedTypeName scoped = scoped_type_name(type.name);
+    Type *existing = scoped.script ? types_.find_tag(kind, scoped.name) : nullptr;
     if (existing && existing->complete)
         return existing;
     // A forward declaration of a tag that the kernel defines is the kernel's.
-    if (const Type *kernel = kernel_types().by_tag(kind, type.name))
+    if (const Type *kernel = scoped.kernel ? kernel_types().by_tag(kind, scoped.name) : nullptr)
         return kernel;
     if (existing)
         return existing;
@@ -495,9 +526,10 @@ const Type *Checker::named_tag(const TypeExpr &type, TypeKind kind) {
             .hints.push_back("declare it in the script: " + shown + " { ... };");
         return nullptr;
     }
-    Diagnostic &d =
-        error("D_TYPE_ERR", type.range,
-              "unknown type '" + shown + "': neither the script nor the kernel's BTF defines it");
+    const std::string why = !scoped.kernel   ? "the script does not define it"
+                            : !scoped.script ? "the kernel's BTF does not define it"
+                                             : "neither the script nor the kernel's BTF defines it";
+    Diagnostic &d = error("D_TYPE_ERR", type.range, "unknown type '" + shown + "': " + why);
     std::vector<std::string> known = types_.tags(kind);
     const std::vector<std::string> &kernel = kernel_types().tag_names(kind);
     known.insert(known.end(), kernel.begin(), kernel.end());

@@ -558,6 +558,8 @@ const Type *Checker::check_cast(Cast &cast) {
         ok = is_scalar(operand) || is_array(operand);
     else if (is_string(to)) // the string at an address, or a char array's
         ok = is_scalar(operand) || is_string_like(operand);
+    else if (is_struct_or_union(to)) // a value of that very type, as dtrace allows
+        ok = resolve(operand) == to;
     if (!ok) {
         Diagnostic &d = error("D_CAST_INVAL", cast.range,
                               "cannot cast " + quote(operand) + " to " + quote(target));

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace dtx::parser {
 
@@ -186,6 +187,20 @@ Token word_token(LexerContext &ctx, const std::string &word, const SourceRange &
             return Parser::make_TYPE_NAME(word, at);
     }
     return Parser::make_IDENT(word, at);
+}
+
+Token scoped_word_token(LexerContext &ctx, const std::string &word, const SourceRange &at) {
+    // `D`int`, `vmlinux`pid_t`: a type named in one module's scope is a type
+    // name; anything else scoped (`vmlinux`jiffies`, ``main`) is a symbol.
+    const size_t tick = word.rfind('`');
+    const std::string name = word.substr(tick + 1);
+    static const std::unordered_set<std::string_view> base_types = {
+        "char", "double", "float", "int", "long", "short", "signed", "unsigned", "void"};
+    if (tick > 0 && !ctx.expect_member_name &&
+        (base_types.count(name) || ctx.type_names.contains(name) ||
+         (in_type_position(ctx, word.size()) && ctx.type_names.look_up(name))))
+        return Parser::make_TYPE_NAME(word, at);
+    return Parser::make_SCOPED_IDENT(word, at);
 }
 
 bool predicate_ends_here(const LexerContext &ctx) {

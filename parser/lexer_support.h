@@ -18,6 +18,9 @@ void retreat(LexerContext &ctx, size_t length);
 size_t declaration_keyword_length(LexerContext &ctx, const char *text, size_t length);
 // An identifier, keyword, reserved word or type name.
 Parser::symbol_type word_token(LexerContext &ctx, const std::string &word, const SourceRange &at);
+// A `module`name` word: a type name when name is a type, else a scoped identifier.
+Parser::symbol_type scoped_word_token(LexerContext &ctx, const std::string &word,
+                                      const SourceRange &at);
 
 bool predicate_ends_here(const LexerContext &ctx);
 
