@@ -109,6 +109,8 @@ private:
     const Type *check_subscript(ast::Subscript &subscript);
     const Type *check_member(ast::Member &member);
     const Type *check_cast(ast::Cast &cast);
+    // The translator whose one member `expr.m` would lower, if any.
+    const TranslatorInfo *translator_behind(const ast::Expr &expr) const;
     const Type *check_xlate(ast::Xlate &xlate);
     // A parameter in scope named `name`, resolved; null if none is.
     const Type *check_parameter(ast::Identifier &id);

@@ -529,18 +529,46 @@ const Type *Checker::check_member(ast::Member &member) {
     }
     if (found->is_bit_field())
         bit_fields_.insert(&member);
-    if (const auto *xlate = member.base->as<Xlate>()) {
-        auto it = out_.resolutions.find(xlate);
-        const TranslatorInfo *translator =
-            it == out_.resolutions.end() ? nullptr : it->second.translator;
-        if (translator && !translator->members.count(member.member)) {
-            error("D_XLATE_NOCONV", member.range,
-                  "the translator to " + quote(translator->output) + " does not define member '" +
-                      member.member + "'");
-            return nullptr;
-        }
+    if (const TranslatorInfo *translator = translator_behind(*member.base);
+        translator && !translator->members.count(member.member)) {
+        error("D_XLATE_NOCONV", member.range,
+              "the translator to " + quote(translator->output) + " does not define member '" +
+                  member.member + "'");
+        return nullptr;
     }
     return found->type;
+}
+
+const TranslatorInfo *Checker::translator_behind(const Expr &expr) const {
+    // What lowering translates one member of: an xlate, an inline whose value
+    // is one (curpsinfo, fds[fd]), a stable provider's args[N], or a member
+    // that is itself translated (curpsinfo->pr_lwp).
+    auto resolution = [&](const Expr &e) -> const Resolution * {
+        auto it = out_.resolutions.find(&e);
+        return it == out_.resolutions.end() ? nullptr : &it->second;
+    };
+    if (const auto *xlate = expr.as<Xlate>()) {
+        const Resolution *r = resolution(*xlate);
+        return r ? r->translator : nullptr;
+    }
+    const Resolution *r = resolution(expr);
+    if (r && r->kind == Resolution::Kind::Substitute)
+        return translator_behind(*r->substitute);
+    if (r && r->kind == Resolution::Kind::Inline && expr.kind == Expr::Kind::Identifier)
+        return translator_behind(*r->inline_definition->value);
+    if (const auto *use = expr.as<Subscript>()) {
+        const Resolution *base = resolution(*use->base);
+        if (base && base->kind == Resolution::Kind::Inline)
+            return translator_behind(*base->inline_definition->value);
+        return nullptr;
+    }
+    if (const auto *inner = expr.as<ast::Member>()) {
+        const TranslatorInfo *outer = translator_behind(*inner->base);
+        auto it = outer ? outer->members.find(inner->member) : decltype(outer->members.end()){};
+        if (outer && it != outer->members.end())
+            return translator_behind(*it->second);
+    }
+    return nullptr;
 }
 
 const Type *Checker::check_cast(Cast &cast) {

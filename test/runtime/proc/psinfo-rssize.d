@@ -1,0 +1,16 @@
+/* dtx-args: -q -c '@TRIGGER@ getpid 1' */
+/*
+ * pr_rssize is the process's resident memory in kilobytes: something, and
+ * less than its address space (pr_size). A kernel thread has neither.
+ * xlate of a NULL task evaluates only the member asked for: pr_addr is 0.
+ */
+
+syscall::getpid:entry
+/pid == $target/
+{
+	printf("resident: %d\n", curpsinfo->pr_rssize > 0);
+	printf("within its size: %d\n", curpsinfo->pr_rssize < curpsinfo->pr_size);
+	printf("pr_addr is the task: %d\n", curpsinfo->pr_addr == (uintptr_t)curthread);
+	printf("NULL task's pr_addr: %d\n", xlate<psinfo_t>((struct task_struct *)NULL).pr_addr);
+	exit(0);
+}
