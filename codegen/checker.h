@@ -147,6 +147,14 @@ private:
                     const std::vector<ast::ExprPtr> &indices, const SourceRange &at,
                     const std::string &shown);
 
+    // --- sema_alloca.cpp: which pointers point into alloca() memory ------
+    bool is_alloca_pointer(const ast::Expr &expr) const;
+    // The D variable (global, self->, this->) an identifier names, if any.
+    const VariableInfo *variable_of(const ast::Expr &expr) const;
+    // Called on every expression once checked.
+    void note_alloca(ast::Expr &expr);
+    bool note_alloca_store(const ast::Assign &assign);
+
     // --- sema_calls.cpp: functions and aggregations -----------------------
     const Type *check_call(ast::Call &call, bool statement);
     void check_aggregation_assign(ast::Assign &assign, ast::Aggregation &agg,
@@ -188,6 +196,8 @@ private:
     std::vector<const ast::TranslatorDefinition *> library_translators_;
     std::map<std::string, const Type *> inline_types_;
     std::set<const ast::Expr *> bit_fields_; // member expressions naming a bit-field
+    std::set<const ast::Expr *> alloca_pointers_;
+    std::map<const VariableInfo *, bool> alloca_variables_; // whether it holds alloca() pointers
     std::unique_ptr<KernelTypes> kernel_types_;
     // Globals are declared by their first assignment anywhere in the
     // program: each global's first assignment and its clause, found before

@@ -475,6 +475,8 @@ void Lowering::read_memory(ClauseState &state, llvm::Value *to, llvm::Value *len
                            llvm::Value *address, bool user) {
     if (user)
         note_user_memory_read(state);
+    else // bcopy() from scratch: within what the clause allocated
+        check_scratch_read(state, address, length);
     llvm::Value *bounded = ir_.CreateTrunc(length, i32());
     llvm::Value *result =
         user ? read_user(state.sleepable, to, bounded, address)
@@ -620,7 +622,7 @@ bool Lowering::program_allocates() {
     return *program_allocates_;
 }
 
-void Lowering::check_scratch_read(ClauseState &state, llvm::Value *address, uint64_t size) {
+void Lowering::check_scratch_read(ClauseState &state, llvm::Value *address, llvm::Value *size) {
     if (!program_allocates())
         return;
     llvm::Value *number = address_number(state, address);
@@ -633,7 +635,7 @@ void Lowering::check_scratch_read(ClauseState &state, llvm::Value *address, uint
         llvm::Value *offset = ir_.CreateSub(number, address_number(state, at(region, 8)));
         llvm::Value *top = load64(region);
         allowed = ir_.CreateAnd(ir_.CreateICmpULT(offset, top),
-                                ir_.CreateICmpULE(ir_.CreateAdd(offset, const64(size)), top));
+                                ir_.CreateICmpULE(ir_.CreateAdd(offset, size), top));
     }
     fault_if(state, ir_.CreateAnd(in_scratch, ir_.CreateNot(allowed)), trace::FaultKind::BadAddress,
              number);
@@ -697,7 +699,7 @@ void Lowering::record_pointee(const ast::Expr &pointer, uint32_t size, llvm::Val
                               ClauseState &state) {
     llvm::Value *address = lower_scalar(pointer, state);
     store64(address, to);
-    check_scratch_read(state, address, size);
+    check_scratch_read(state, address, const64(size));
     llvm::Value *result =
         call_helper(BPF_FUNC_probe_read_kernel, i64(), {at(to, 8), ir_.getInt32(size), address});
     fault_if(state, ir_.CreateICmpSLT(result, const64(0)), trace::FaultKind::BadAddress, address);

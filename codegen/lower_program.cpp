@@ -436,7 +436,7 @@ void Lowering::count_drop(llvm::Value *slot, trace::DropCounter counter, llvm::B
 }
 
 llvm::Value *Lowering::read_kernel(ClauseState &state, llvm::Value *address, uint32_t size) {
-    check_scratch_read(state, address, size);
+    check_scratch_read(state, address, const64(size));
     llvm::Value *buffer = scratch(state, std::max<uint32_t>(size, 8));
     store64(const64(0), buffer);
     llvm::Value *result =
@@ -461,7 +461,7 @@ llvm::Value *Lowering::read_kernel_value(ClauseState &state, llvm::Value *addres
     uint32_t size = uint32_t(sema::resolve(type)->size);
     if (!sema::is_char_array(type))
         return read_kernel(state, address, std::max<uint32_t>(size, 1));
-    check_scratch_read(state, address, size);
+    check_scratch_read(state, address, const64(size));
     return char_array_string(state, size, [&](llvm::Value *buffer) {
         llvm::Value *result =
             call_helper(BPF_FUNC_probe_read_kernel, i64(), {buffer, ir_.getInt32(size), address});

@@ -301,7 +301,7 @@ public:
     // A read of `size` bytes at `address` through a pointer: where it is in
     // scratch, it must be within what the clause has allocated (as in
     // dtrace, an invalid-address fault otherwise).
-    void check_scratch_read(ClauseState &state, llvm::Value *address, uint64_t size);
+    void check_scratch_read(ClauseState &state, llvm::Value *address, llvm::Value *size);
     // scratch_pointer() for the clause's alloca() memory alone.
     llvm::Value *alloca_pointer(ClauseState &state, llvm::Value *address, llvm::Value *&length);
     // The address `pointer` (a pointer, or an integer that may still be one

@@ -114,6 +114,9 @@ bool Checker::check_arguments(Call &call, const FunctionDescriptor &fn, size_t f
                 accepted = is_pointer(type) || is_string_like(type) || is_array(type) ||
                            is_null_constant(arg);
                 break;
+            case ParameterKind::AllocaPointer:
+                accepted = is_pointer(type) && is_alloca_pointer(arg);
+                break;
             default:
                 break;
             }

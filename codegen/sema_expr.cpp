@@ -40,6 +40,7 @@ BinaryOp compound_op(AssignOp op) {
 const Type *Checker::check(Expr &expr, bool statement) {
     const Type *type = check_node(expr, statement);
     expr.type = type;
+    note_alloca(expr);
     return type;
 }
 
@@ -416,10 +417,11 @@ const Type *Checker::check_conditional(Conditional &cond, bool statement) {
     }
     if (is_integer(yes) && is_integer(no))
         return usual_arithmetic(types_, yes, no);
-    if (is_string_like(yes) && is_string_like(no))
-        return types_.string_type();
+    // Two pointers stay a pointer (char * included, as in C).
     if (pointers_compatible(yes, no))
         return is_void(resolve(yes)->element) ? no : yes;
+    if (is_string_like(yes) && is_string_like(no))
+        return types_.string_type();
     if (is_pointer(yes) && is_null_constant(*cond.if_false))
         return yes;
     if (is_pointer(no) && is_null_constant(*cond.if_true))

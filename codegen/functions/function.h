@@ -56,6 +56,7 @@ enum class ParameterKind {
     Integer,     // any integer (enums included)
     StringLike,  // const char *: a string, char array or char pointer
     Pointer,     // void *: any pointer (or a string, which is memory too)
+    AllocaPointer, // void *: a pointer into alloca() memory (sema_alloca.cpp)
     Aggregation, // an aggregation, @name
     Format,      // a printf-style format string constant
 };
@@ -182,6 +183,9 @@ constexpr Parameter text(bool optional = false) {
 }
 constexpr Parameter pointer(std::string_view spelling = "void *", bool optional = false) {
     return {ParameterKind::Pointer, spelling, optional};
+}
+constexpr Parameter alloca_pointer() {
+    return {ParameterKind::AllocaPointer, "alloca'd void *"};
 }
 constexpr Parameter aggregation() {
     return {ParameterKind::Aggregation, "@aggregation"};

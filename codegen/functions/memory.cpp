@@ -155,7 +155,7 @@ constexpr FunctionDescriptor kMemory[] = {
     describe("copyin", S, "void *", {integer("uintptr_t"), integer("size_t")}, lower_copyin),
     describe("copyinstr", S, "string", {integer("uintptr_t"), integer("size_t", true)},
              lower_copyinstr),
-    describe("copyinto", S, "void", {integer("uintptr_t"), integer("size_t"), pointer()},
+    describe("copyinto", S, "void", {integer("uintptr_t"), integer("size_t"), alloca_pointer()},
              lower_copyinto),
     describe("copyout", S, "void", {pointer(), integer("uintptr_t"), integer("size_t")},
              lower_copyout, {.destructive = true}),
