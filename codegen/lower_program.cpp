@@ -949,6 +949,7 @@ void Lowering::lower_clause(ClauseState &state) {
 
     trace::ClauseDescription &d = *state.description;
     d.record_size = state.record_offset;
+    d.speculative_size = state.speculative_size;
     // As dtrace-utils: a record only for a clause with a data-recording
     // action, or with an empty body (its default action, the probe line).
     // Assignments and aggregations alone record nothing. A clause that
