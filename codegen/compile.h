@@ -53,8 +53,9 @@ struct CompileOptions {
     uint32_t jstackframes = 50;  // jstack() depth when not given
     uint32_t scratchsize = 4096; // the bytes alloca() and copyin() may take in a clause
     uint32_t maxframes = 127; // the most frames any stack holds (the kernel's perf_event_max_stack)
-    uint64_t bufsize = 4 << 20; // the ring buffer (rounded up to a power of two)
-    uint32_t nspec = 1;         // speculations a program can have at once
+    uint64_t bufsize = 4 << 20;  // the ring buffer (rounded up to a power of two)
+    uint32_t nspec = 1;          // speculations a program can have at once
+    uint64_t specsize = 4 << 20; // bytes of records one speculation holds
     // -x cpu: clauses run only on this CPU (BEGIN and END run there).
     std::optional<uint32_t> cpu;
     // Every record holds its firing's timestamp (oformat=json shows it):

@@ -23,6 +23,30 @@ std::string aggregation_name(const ast::Expr &expr) {
     return "";
 }
 
+// A value's bytes in a record as dtrace lays it out (its size and
+// alignment), which is what specsize counts: an integer takes its type's
+// size, a string strsize + 1 (`string_bytes`), memory its size at 2.
+std::pair<uint32_t, uint32_t> dtrace_value_bytes(const trace::ValueLayout &layout,
+                                                 const sema::Type *type, uint64_t string_bytes) {
+    const sema::Type *t = sema::resolve(type);
+    switch (layout.kind) {
+    case trace::ValueKind::Integer:
+    case trace::ValueKind::Float:
+    case trace::ValueKind::KernelSymbol:
+    case trace::ValueKind::KernelModule:
+        return {layout.width, layout.width};
+    case trace::ValueKind::String:
+        if (t && sema::is_string(t))
+            return {uint32_t(string_bytes), 1};
+        return {layout.size, 2};
+    case trace::ValueKind::Bytes:
+    case trace::ValueKind::CharArray:
+        return {layout.size, 2};
+    default: // a pid with an address or with program counters
+        return {layout.size, 8};
+    }
+}
+
 } // namespace
 
 llvm::Value *Lowering::runtime_call(std::string_view name, std::vector<llvm::Value *> args) {
@@ -311,6 +335,8 @@ void Lowering::record_lowered(ClauseState &state, trace::ActionDescription &acti
     if (llvm::Value *to = record_space(state, layout))
         store_field(v, layout, to);
     action.values.push_back(layout);
+    auto [size, align] = dtrace_value_bytes(layout, v.type, strsize());
+    count_speculative_bytes(state, size, align);
 }
 
 trace::ActionDescription Lowering::formatted_action(const ast::Call &call, ClauseState &state,
@@ -406,6 +432,27 @@ void Lowering::set_record_speculation(ClauseState &state, llvm::Value *id) {
     ir_.CreateAlignedStore(ir_.CreateTrunc(id, ir_.getInt16Ty()),
                            record_address(state, offsetof(trace::RecordHeader, speculation)),
                            llvm::Align(2));
+}
+
+// The sizes are known here, so whether a value goes past specsize is too;
+// only whether the record is speculative (speculate() found its
+// speculation active) is left to the firing.
+void Lowering::count_speculative_bytes(ClauseState &state, uint32_t size, uint32_t align) {
+    align = std::max<uint32_t>(align, 1);
+    state.speculative_size = (state.speculative_size + align - 1) / align * align + size;
+    if (!state.speculates || state.past_specsize || state.speculative_size <= options_.specsize)
+        return;
+    state.past_specsize = true;
+    llvm::Value *id = ir_.CreateAlignedLoad(
+        ir_.getInt16Ty(), record_address(state, offsetof(trace::RecordHeader, speculation)),
+        llvm::Align(2));
+    auto *drop = llvm::BasicBlock::Create(context_, "speculative_drop", state.function);
+    auto *rest = llvm::BasicBlock::Create(context_, "not_speculative", state.function);
+    ir_.CreateCondBr(ir_.CreateICmpNE(id, ir_.getInt16(0)), drop, rest);
+    ir_.SetInsertPoint(drop);
+    undo_speculation(state); // its record will not come
+    count_drop(trace::DropCounter::SpeculationSize, clause_end_without_record(state));
+    ir_.SetInsertPoint(rest);
 }
 
 llvm::BasicBlock *Lowering::clause_end_without_record(ClauseState &state) {

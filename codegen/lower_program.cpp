@@ -949,10 +949,13 @@ void Lowering::lower_clause(ClauseState &state) {
 
     trace::ClauseDescription &d = *state.description;
     d.record_size = state.record_offset;
+    d.speculative_size = state.speculative_size;
     // As dtrace-utils: a record only for a clause with a data-recording
     // action, or with an empty body (its default action, the probe line).
-    // Assignments and aggregations alone record nothing.
-    d.records = !d.actions.empty() || clause.statements.empty();
+    // Assignments and aggregations alone record nothing. A clause that
+    // speculates records into its speculation even without one: the probe
+    // line is shown if it is committed.
+    d.records = !d.actions.empty() || clause.statements.empty() || state.speculates;
     // commit() and discard() record for the consumer only: dtrace shows no
     // probe line for a clause that has nothing else.
     d.shows_firing = d.actions.empty() ||
@@ -966,7 +969,7 @@ void Lowering::lower_clause(ClauseState &state) {
     record_area_size_ = std::max(record_area_size_, d.record_size);
     if (d.records) {
         finish_record(state);
-    } else if (!state.speculates) { // nothing reads the record
+    } else { // nothing reads the record
         state.masks_cleared->eraseFromParent();
         header->eraseFromParent();
     }

@@ -112,6 +112,10 @@ struct ClauseState {
     llvm::BasicBlock *end_without_record = nullptr; // clause_end_without_record()
     bool speculates = false;                        // speculate() was lowered
     bool reads_epid = false;                        // `epid` was lowered
+    // The record's size as dtrace counts it (ClauseDescription::
+    // speculative_size), and whether a value went past specsize.
+    uint32_t speculative_size = trace::kSpeculativeHeaderBytes;
+    bool past_specsize = false;
     trace::ClauseDescription *description = nullptr;
     uint32_t record_offset = 0; // next free byte of the record
     uint32_t action_count = 0;  // record actions so far (bits of the masks)
@@ -551,6 +555,7 @@ public:
     llvm::GlobalVariable *speculations_map() override;
     uint32_t speculation_count() const override { return options_.nspec; }
     void set_record_speculation(ClauseState &state, llvm::Value *id) override;
+    void count_speculative_bytes(ClauseState &state, uint32_t size, uint32_t align) override;
     // A record speculate() counted that will not be written after all (a
     // fault, a full ring buffer): uncounted, so the speculation can drain.
     void undo_speculation(ClauseState &state);

@@ -109,14 +109,17 @@ void Consumer::consume(std::span<const std::byte> record) {
             break;
         case Speculation::State::Discarded:
             break;
-        case Speculation::State::Open:
-            if (speculation.bytes + record.size() > options_.speculation_size) {
+        case Speculation::State::Open: {
+            // specsize counts the records as dtrace lays them out.
+            const uint64_t size = speculative_size(header.epid);
+            if (speculation.bytes + size > options_.speculation_size) {
                 speculative_drops_++;
                 break;
             }
-            speculation.bytes += record.size();
+            speculation.bytes += size;
             speculation.records.emplace_back(record.begin(), record.end());
             break;
+        }
         }
         free_drained(header.speculation);
         return;
@@ -246,6 +249,12 @@ void Consumer::print_firing(std::span<const std::byte> record, std::optional<Flo
             state.indent += 2;
         state.last_epid = header.epid;
     }
+}
+
+uint32_t Consumer::speculative_size(uint32_t epid) const {
+    if (epid < 1 || epid > program_.enabled_probes.size())
+        return 0;
+    return program_.clauses.at(program_.enabled_probes[epid - 1].clause).speculative_size;
 }
 
 uint32_t Consumer::probe_id_of(uint32_t epid) const {
@@ -879,7 +888,10 @@ void Consumer::report_drops() {
         hint_once("dynamic variables were dropped: their space was full (raise -x dynvarsize)");
         output_->drops(DropKind::Dynamic, std::nullopt, n);
     }
-    if (uint64_t n = speculative_drops_ - reported_speculative_drops_) {
+    // Records too large for specsize on their own were dropped in the
+    // kernel; the others, by the speculation's total, here.
+    if (uint64_t n = speculative_drops_ - reported_speculative_drops_ +
+                     total(DropCounter::SpeculationSize)) {
         std::fprintf(err_, "dtx: %s\n", plural(n, "speculative drop").c_str());
         output_->drops(DropKind::Speculative, std::nullopt, n);
     }

@@ -209,6 +209,8 @@ private:
     // probe ID" line on stderr, the trace going on.
     void action_error(uint32_t epid, const std::string &message);
     uint32_t probe_id_of(uint32_t epid) const;
+    // ClauseDescription::speculative_size of the clause of `epid`.
+    uint32_t speculative_size(uint32_t epid) const;
     Flow flow_of(const EnabledProbe &enabled) const;
     // Prints the return record held for `cpu`, if any, now that `next` (null
     // when none) shows whether another clause of its firing follows.

@@ -207,6 +207,8 @@ struct PrintedType {
 inline constexpr uint32_t kMaxRecordSize = 16 * 1024;
 inline constexpr uint32_t kRecordMaskOffset = sizeof(RecordHeader);
 inline constexpr uint32_t kRecordDataStart = kRecordMaskOffset + 8;
+// What dtrace counts for a speculative record before its values.
+inline constexpr uint32_t kSpeculativeHeaderBytes = 8;
 
 class Consumer;
 struct ActionDescription;
@@ -236,6 +238,10 @@ struct ClauseDescription {
     uint32_t index = 0; // in program order
     SourceRange location;
     uint32_t record_size = 0; // header included
+    // The record's bytes as dtrace counts them against specsize when it is
+    // speculative: 8, then each value at its natural alignment (an int 4, a
+    // string strsize + 1 ...); dtx's own layout differs.
+    uint32_t speculative_size = 0;
     bool records = true;      // false: the clause writes nothing (no data-recording action)
     bool shows_firing = true; // false: its records print no probe line (commit/discard only)
     std::vector<ActionDescription> actions;
@@ -389,6 +395,9 @@ enum class DropCounter : uint32_t {
     // context yet, and the kernel could not make one (task storage); it was
     // not run.
     ThreadContext = 6,
+    // A speculative record that cannot fit in specsize on its own: the
+    // clause ended where it got too large (speculative drops).
+    SpeculationSize = 7,
     Count
 };
 

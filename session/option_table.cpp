@@ -373,6 +373,7 @@ constexpr std::array kOptions = {
                .default_value = "4m",
                .set = [](const Targets &to, const Setting &s) -> Status {
                    to.consumer->speculation_size = s.value.number;
+                   to.compile->specsize = s.value.number;
                    return {};
                }},
     OptionSpec{.name = "stackformat",

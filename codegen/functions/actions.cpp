@@ -27,7 +27,8 @@ void consume_trace(Consumer &consumer, const ActionDescription &action,
 }
 
 // `size` bytes of the record as the action's next value, of `kind`; their
-// address, null when the record would exceed its limit.
+// address, null when the record would exceed its limit. specsize counts
+// them as dtrace records memory: at an alignment of 2.
 llvm::Value *reserve_bytes(FunctionBuilder &l, ClauseState &state, ActionDescription &action,
                            trace::ValueKind kind, uint32_t size) {
     trace::ValueLayout layout;
@@ -35,6 +36,7 @@ llvm::Value *reserve_bytes(FunctionBuilder &l, ClauseState &state, ActionDescrip
     layout.size = size;
     layout.offset = l.reserve_record(state, size);
     action.values.push_back(layout);
+    l.count_speculative_bytes(state, size, 2);
     return l.record_space(state, layout);
 }
 
@@ -209,6 +211,7 @@ Value lower_tracemem(FunctionBuilder &l, const ast::Call &call, ClauseState &sta
             l.read_memory(state, to, l.const64(size), source.value, /*user=*/false);
     }
     action.values.push_back(layout);
+    l.count_speculative_bytes(state, size, 1);
     if (call.arguments.size() > 2)
         l.record_value(state, action, *call.arguments[2]);
     return l.finish_action(state, std::move(action), call);
@@ -243,6 +246,8 @@ Value lower_stack(FunctionBuilder &l, const ast::Call &call, ClauseState &state,
     if (llvm::Value *to = l.record_space(state, layout))
         l.capture_stack(to, frames + 1, user, call, state);
     action.values.push_back(layout);
+    // dtrace records the frames without our terminating 0.
+    l.count_speculative_bytes(state, layout.size - 8, 8);
     return l.finish_action(state, std::move(action), call);
 }
 

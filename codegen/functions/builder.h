@@ -246,6 +246,11 @@ public:
     virtual llvm::GlobalVariable *speculations_map() = 0;
     virtual uint32_t speculation_count() const = 0;
     virtual void set_record_speculation(ClauseState &state, llvm::Value *id) = 0;
+    // A value of `size` bytes at `align` in the record, as dtrace counts it
+    // against specsize. In a speculative record, the first value past
+    // specsize ends the clause there without its record, a speculative
+    // drop: what follows it in the clause does not run (dtrace-utils).
+    virtual void count_speculative_bytes(ClauseState &state, uint32_t size, uint32_t align) = 0;
 };
 
 } // namespace dtx::codegen

@@ -6,6 +6,14 @@
 // draining and record the ID, and the consumer then prints or drops the
 // speculation's records and frees the slot once it has them all.
 //
+// specsize, as dtrace-utils applies it: a record counts as dtrace would lay
+// it out (ClauseDescription::speculative_size). A value that takes the
+// record past specsize ends its clause there, in the kernel, as a
+// speculative drop (FunctionBuilder::count_speculative_bytes); a record
+// that fits alone but not with those its speculation holds already is
+// dropped by the consumer. A clause whose only action is speculate()
+// records the probe line, shown if the speculation is committed.
+//
 // Where these may stand in a clause (D_SPEC_SPEC ...) is checked with every
 // call's ClauseRole (sema's clause rules).
 #include "codegen/functions/builder.h"

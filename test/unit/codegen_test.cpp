@@ -248,6 +248,29 @@ TEST(CodegenRecords, RecordSizeCountsHeaderMaskAndValues) {
     EXPECT_EQ(b->clause(0).record_size, kFirstValueOffset + 8 * 8);
 }
 
+// specsize counts records as dtrace lays them out, not as dtx does: 8
+// bytes, then each integer in its own width at its own alignment.
+TEST(CodegenRecords, SpeculativeSizeHasDtracesWidthsAndAlignment) {
+    auto b = compile(kIntegerTraces);
+    ASSERT_TRUE(b->compiled);
+    // 8 + 1 + 1, 2 + 2 from 10, 4 + 4 from 16, 8 + 8 from 24.
+    EXPECT_EQ(b->clause(0).speculative_size, 40u);
+}
+
+TEST(CodegenRecords, SpeculativeSizeCountsAStringsNul) {
+    auto b = compile("BEGIN { trace(\"s\"); }", with_strsize(32));
+    ASSERT_TRUE(b->compiled);
+    EXPECT_EQ(b->clause(0).speculative_size, 8u + 33u);
+}
+
+TEST(CodegenRecords, AClauseThatOnlySpeculatesRecordsTheFiring) {
+    auto b = compile("BEGIN { speculate(1); x = 1; }");
+    ASSERT_TRUE(b->compiled);
+    EXPECT_TRUE(b->clause(0).records);
+    EXPECT_TRUE(b->clause(0).actions.empty());
+    EXPECT_EQ(b->clause(0).speculative_size, 8u);
+}
+
 TEST(CodegenRecords, EachSixtyFourMoreActionsHaveAMaskWordAmongTheValues) {
     std::string program = "BEGIN {";
     for (int i = 0; i < 130; i++)
