@@ -41,7 +41,7 @@ constexpr BuiltinConstant kConstants[] = {
     {"SIGIO", "int", 29},
     {"SIGPWR", "int", 30},
     {"SIGSYS", "int", 31},
-    // uregs[] indexes: the x86-64 struct pt_regs slots.
+    // uregs[] indexes: the x86-64 struct pt_regs slots, as regs.d numbers them.
     {"R_R15", "int", 0},
     {"R_R14", "int", 1},
     {"R_R13", "int", 2},
@@ -62,6 +62,13 @@ constexpr BuiltinConstant kConstants[] = {
     {"R_RFL", "int", 18},
     {"R_RSP", "int", 19},
     {"R_SS", "int", 20},
+    // What pt_regs lacks, from the task's thread_struct, at dtrace-utils'
+    // indexes (lower_user_register()).
+    {"R_DS", "int", 21},
+    {"R_ES", "int", 22},
+    {"R_FS", "int", 23},
+    {"R_GS", "int", 24},
+    {"R_TRAPNO", "int", 25},
     {"R_ERR", "int", 15}, // orig_rax: the system call number, or the error code
     {"R_PC", "int", 16},
     {"R_SP", "int", 19},

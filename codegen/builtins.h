@@ -49,9 +49,12 @@ codegen::Value lower_root(codegen::FunctionBuilder &builder, const ast::Expr &ex
 const BuiltinVariable *find_builtin_variable(std::string_view name);
 std::span<const BuiltinVariable> builtin_variables();
 
-// uregs[] has the slots of x86-64's struct pt_regs, r15 (0) to ss (20), as the
-// R_* constants name them.
-inline constexpr int64_t kUserRegisterCount = 21;
+// uregs[] has the slots of x86-64's struct pt_regs, r15 (0) to ss (20), then,
+// as dtrace-utils' regs.d numbers them, the segment registers and the trap
+// number pt_regs lacks: R_DS (21), R_ES, R_FS, R_GS, R_TRAPNO (25), read from
+// the task's thread_struct (ds, es, fsbase, gsbase, trap_nr).
+inline constexpr int64_t kPtRegsSlots = 21;
+inline constexpr int64_t kUserRegisterCount = 26;
 
 struct BuiltinConstant {
     std::string_view name;

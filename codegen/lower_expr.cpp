@@ -647,21 +647,54 @@ Value Lowering::lower_probe_argument(const ast::Subscript &s, const sema::Type *
 
 // uregs[i]: slot i of the user registers the kernel saved when the current
 // thread entered it (its struct pt_regs). One way for every probe type: a
-// uprobe's context holds the same registers. A computed index out of range is
-// an illegal operation, as in DTrace.
+// uprobe's context holds the same registers. Past pt_regs, as dtrace-utils
+// has them on x86-64, R_DS, R_ES, R_FS, R_GS and R_TRAPNO (21 to 25) read
+// the task's struct thread_struct: ds, es (16 bits), fsbase, gsbase and
+// trap_nr (64). A computed index out of range is an illegal operation, as
+// in DTrace.
 Value Lowering::lower_user_register(const ast::Subscript &s, const sema::Type *type,
                                     ClauseState &state) {
     llvm::Value *index = lower_scalar(*s.indices.at(0), state);
-    if (!sema::integer_constant(*s.indices[0], input_.checked))
+    std::optional<int64_t> constant = sema::integer_constant(*s.indices[0], input_.checked);
+    if (!constant)
         fault_if(state, ir_.CreateICmpUGE(index, const64(sema::kUserRegisterCount)),
                  trace::FaultKind::IllegalOperation, nullptr);
     llvm::Value *task = call_helper(BPF_FUNC_get_current_task_btf, ptr(), {});
-    llvm::Value *registers = call_helper(BPF_FUNC_task_pt_regs, ptr(), {task});
+    llvm::Value *address = nullptr;
+    llvm::Value *mask = const64(~uint64_t(0));
+    if (!constant || *constant < sema::kPtRegsSlots) {
+        llvm::Value *registers = call_helper(BPF_FUNC_task_pt_regs, ptr(), {task});
+        address = ir_.CreatePtrToInt(at(registers, ir_.CreateShl(index, 3)), i64());
+    }
+    if (!constant || *constant >= sema::kPtRegsSlots) {
+        // The member at each index past pt_regs, and whether it is 16 bits.
+        constexpr std::pair<std::string_view, bool> kThreadMembers[] = {
+            {"ds", true}, {"es", true}, {"fsbase", false}, {"gsbase", false}, {"trap_nr", false}};
+        std::optional<uint64_t> thread = kernel_member_offset(s, "task_struct", "thread");
+        if (!thread)
+            return {const64(0), type};
+        llvm::Value *task_address = ir_.CreatePtrToInt(task, i64());
+        llvm::Value *from_thread = nullptr;
+        for (int64_t k = 0; k < int64_t(std::size(kThreadMembers)); k++) {
+            auto [member, narrow] = kThreadMembers[k];
+            std::optional<uint64_t> offset = kernel_member_offset(s, "thread_struct", member);
+            if (!offset)
+                return {const64(0), type};
+            llvm::Value *here = ir_.CreateAdd(task_address, const64(*thread + *offset));
+            llvm::Value *chosen = ir_.CreateICmpEQ(index, const64(sema::kPtRegsSlots + k));
+            from_thread = from_thread ? ir_.CreateSelect(chosen, here, from_thread) : here;
+            if (narrow)
+                mask = ir_.CreateSelect(chosen, const64(0xffff), mask);
+        }
+        address = address ? ir_.CreateSelect(ir_.CreateICmpULT(index, const64(sema::kPtRegsSlots)),
+                                             address, from_thread)
+                          : from_thread;
+    }
     llvm::Value *buffer = scratch(state, 8);
     store64(const64(0), buffer);
     call_helper(BPF_FUNC_probe_read_kernel, i64(),
-                {buffer, ir_.getInt32(8), at(registers, ir_.CreateShl(index, 3))});
-    return {normalize(load64(buffer), type), type};
+                {buffer, ir_.getInt32(8), ir_.CreateIntToPtr(address, ptr())});
+    return {normalize(ir_.CreateAnd(load64(buffer), mask), type), type};
 }
 
 } // namespace dtx::codegen

@@ -826,6 +826,35 @@ void Consumer::reset_keys(const AggregationDescription &d, int fd,
     }
 }
 
+namespace {
+
+// dtrace's tag of a drop kind (its dtrace_dropkind_t's name), which -x
+// droptags prints before the report. The kinds dtrace does not have (a
+// firing dropped by nesting or for want of a thread context) get the tag
+// dtrace gives a kind it does not know.
+std::string_view drop_tag(DropKind kind) {
+    switch (kind) {
+    case DropKind::RingBuffer:
+        return "DTRACEDROP_PRINCIPAL";
+    case DropKind::Aggregation:
+        return "DTRACEDROP_AGGREGATION";
+    case DropKind::Dynamic:
+        return "DTRACEDROP_DYNAMIC";
+    case DropKind::Speculative:
+        return "DTRACEDROP_SPEC";
+    case DropKind::SpeculationBusy:
+        return "DTRACEDROP_SPECBUSY";
+    case DropKind::SpeculationUnavailable:
+        return "DTRACEDROP_SPECUNAVAIL";
+    case DropKind::Nesting:
+    case DropKind::ThreadContext:
+        break;
+    }
+    return "DTRACEDROP_UNKNOWN";
+}
+
+} // namespace
+
 void Consumer::report_drops() {
     std::fflush(out_); // the trace printed before the drops comes before them
     int fd = object_.map_fd(program_.drops_map);
@@ -847,6 +876,11 @@ void Consumer::report_drops() {
     auto plural = [](uint64_t n, const char *word) {
         return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
     };
+    // "dtx: ", then the kind's tag under droptags.
+    auto lead = [&](DropKind kind) {
+        return options_.drop_tags ? "dtx: [" + std::string(drop_tag(kind)) + "] "
+                                  : std::string("dtx: ");
+    };
     std::vector<std::string_view> hints;
     auto hint_once = [&](std::string_view hint) {
         if (drop_hints_given_.insert(hint).second)
@@ -864,7 +898,8 @@ void Consumer::report_drops() {
         std::vector<uint64_t> per_cpu = new_drops(counter);
         for (int cpu = 0; cpu < cpu_count_; cpu++)
             if (uint64_t n = per_cpu[size_t(cpu)]) {
-                std::fprintf(err_, "dtx: %s on CPU %d\n", plural(n, what).c_str(), cpu);
+                std::fprintf(err_, "%s%s on CPU %d\n", lead(kind).c_str(), plural(n, what).c_str(),
+                             cpu);
                 hint_once(hint);
                 output_->drops(kind, cpu, n);
             }
@@ -874,17 +909,19 @@ void Consumer::report_drops() {
         return std::accumulate(per_cpu.begin(), per_cpu.end(), uint64_t{0});
     };
     if (uint64_t n = total(DropCounter::Nesting)) {
-        std::fprintf(err_, "dtx: %s: the probe fired inside %u firings already running\n",
-                     plural(n, "probe firing drop").c_str(), kNestingLevels);
+        std::fprintf(err_, "%s%s: the probe fired inside %u firings already running\n",
+                     lead(DropKind::Nesting).c_str(), plural(n, "probe firing drop").c_str(),
+                     kNestingLevels);
         output_->drops(DropKind::Nesting, std::nullopt, n);
     }
     if (uint64_t n = total(DropCounter::ThreadContext)) {
-        std::fprintf(err_, "dtx: %s: no memory for the thread's clause context\n",
-                     plural(n, "probe firing drop").c_str());
+        std::fprintf(err_, "%s%s: no memory for the thread's clause context\n",
+                     lead(DropKind::ThreadContext).c_str(), plural(n, "probe firing drop").c_str());
         output_->drops(DropKind::ThreadContext, std::nullopt, n);
     }
     if (uint64_t n = total(DropCounter::Dynamic)) {
-        std::fprintf(err_, "dtx: %s\n", plural(n, "dynamic variable drop").c_str());
+        std::fprintf(err_, "%s%s\n", lead(DropKind::Dynamic).c_str(),
+                     plural(n, "dynamic variable drop").c_str());
         hint_once("dynamic variables were dropped: their space was full (raise -x dynvarsize)");
         output_->drops(DropKind::Dynamic, std::nullopt, n);
     }
@@ -892,17 +929,20 @@ void Consumer::report_drops() {
     // kernel; the others, by the speculation's total, here.
     if (uint64_t n = speculative_drops_ - reported_speculative_drops_ +
                      total(DropCounter::SpeculationSize)) {
-        std::fprintf(err_, "dtx: %s\n", plural(n, "speculative drop").c_str());
+        std::fprintf(err_, "%s%s\n", lead(DropKind::Speculative).c_str(),
+                     plural(n, "speculative drop").c_str());
         output_->drops(DropKind::Speculative, std::nullopt, n);
     }
     reported_speculative_drops_ = speculative_drops_;
     if (uint64_t n = total(DropCounter::SpeculationBusy)) {
-        std::fprintf(err_, "dtx: %s (available buffer(s) still busy)\n",
+        std::fprintf(err_, "%s%s (available buffer(s) still busy)\n",
+                     lead(DropKind::SpeculationBusy).c_str(),
                      plural(n, "failed speculation").c_str());
         output_->drops(DropKind::SpeculationBusy, std::nullopt, n);
     }
     if (uint64_t n = total(DropCounter::SpeculationUnavailable)) {
-        std::fprintf(err_, "dtx: %s (no speculative buffer available)\n",
+        std::fprintf(err_, "%s%s (no speculative buffer available)\n",
+                     lead(DropKind::SpeculationUnavailable).c_str(),
                      plural(n, "failed speculation").c_str());
         output_->drops(DropKind::SpeculationUnavailable, std::nullopt, n);
     }

@@ -60,6 +60,9 @@ struct ConsumerOptions {
     bool quiet = false;
     bool flow_indent = false; // flowindent, -F
     bool raw_bytes = false;   // rawbytes: trace() prints every value as a hex dump
+    // droptags: each drop report starts with the kind's tag, as dtrace's
+    // ("[DTRACEDROP_PRINCIPAL] 1 drop on CPU 0").
+    bool drop_tags = false;
     AggregationPrintOptions print;
     FormatContext format;
     // Called with each process a ProcessRecord announces, and each one whose

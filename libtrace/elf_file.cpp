@@ -47,18 +47,27 @@ std::size_t leading_underscores(std::string_view name) {
     return n;
 }
 
-// The order of functions(): by address, the preferred name first.
+// The order of functions(): by address, the preferred name first, as
+// dtrace's libproc ranks the names of one address (and so names probes,
+// ufunc() and ustack() frames): a global or weak name before a local one
+// (global and weak alike), a name not starting with '$' (a compiler's
+// prefix), fewer leading underscores, the smaller symbol, then the name
+// that sorts first. Versions of one name: the default one first.
 bool preferred_before(const SymbolRecord &a, const SymbolRecord &b) {
     if (a.address != b.address)
         return a.address < b.address;
-    if (a.binding != b.binding)
-        return a.binding < b.binding;
+    const bool a_local = a.binding == Binding::Local;
+    if (a_local != (b.binding == Binding::Local))
+        return !a_local;
+    const bool a_dollar = a.name.starts_with('$');
+    if (a_dollar != b.name.starts_with('$'))
+        return !a_dollar;
     const std::size_t a_underscores = leading_underscores(a.name);
     const std::size_t b_underscores = leading_underscores(b.name);
     if (a_underscores != b_underscores)
         return a_underscores < b_underscores;
-    if (a.name.size() != b.name.size())
-        return a.name.size() < b.name.size();
+    if (a.size != b.size)
+        return a.size < b.size;
     if (a.name != b.name)
         return a.name < b.name;
     if (a.default_version != b.default_version)

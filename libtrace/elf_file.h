@@ -76,8 +76,9 @@ public:
 
     // Every function symbol with a nonzero address, sorted by address; where
     // several names share an address (aliases: malloc, __libc_malloc) all are
-    // kept, the preferred name first (global, then weak, then local; then the
-    // fewest leading underscores; then the shortest).
+    // kept, the preferred name first, as dtrace ranks them (global or weak
+    // before local; then not starting with '$'; then the fewest leading
+    // underscores; then the smallest size; then the first in byte order).
     std::span<const ElfFunction> functions() const { return functions_; }
 
     // The functions named `name` (a version suffix "@@V"/"@V" in `name`

@@ -184,11 +184,36 @@ public:
     }
 
 private:
-    // The functions `pattern` names, one per address (aliases share a site:
-    // the first matching name in the file's order of preference). PLT stubs
-    // and versioned names only when the pattern asks for them with '@'.
+    // The functions `pattern` names, as matching() finds them; a name without
+    // a glob or version stands for its address's preferred name, which names
+    // the probe, as dtrace names it (pid$target::_go:entry is go's entry
+    // probe when _go is go's weak alias).
     static std::vector<const trace::ElfFunction *> functions(const trace::ElfFile &elf,
                                                              const std::string &pattern) {
+        std::vector<const trace::ElfFunction *> found = matching(elf, pattern);
+        if (trace::has_glob(pattern) || pattern.find('@') != std::string::npos)
+            return found;
+        std::span<const trace::ElfFunction> all = elf.functions();
+        for (const trace::ElfFunction *&function : found) {
+            auto first =
+                std::partition_point(all.begin(), all.end(), [&](const trace::ElfFunction &f) {
+                    return f.address < function->address;
+                });
+            auto preferred = std::find_if(first, all.end(), [&](const trace::ElfFunction &f) {
+                return f.address != function->address || !f.plt_stub;
+            });
+            if (preferred != all.end() && preferred->address == function->address)
+                function = &*preferred;
+        }
+        return found;
+    }
+
+    // The functions whose name matches `pattern`, one per address (aliases
+    // share a site: the first matching name in the file's order of
+    // preference). PLT stubs and versioned names only when the pattern asks
+    // for them with '@'.
+    static std::vector<const trace::ElfFunction *> matching(const trace::ElfFile &elf,
+                                                            const std::string &pattern) {
         std::vector<const trace::ElfFunction *> found;
         bool with_at = pattern.find('@') != std::string::npos;
         if (with_at && !trace::has_glob(pattern) && !pattern.ends_with("@plt")) {

@@ -219,7 +219,15 @@ constexpr std::array kOptions = {
                    return {};
                }},
     OptionSpec{"disasm", Time::Compile, Syntax::Number, Effect::Ignored},
-    OptionSpec{"droptags", Time::Compile, Syntax::Ignored, Effect::Ignored},
+    // Any value, even none or "0", sets it, as dtrace reads it.
+    OptionSpec{.name = "droptags",
+               .time = Time::Compile,
+               .syntax = Syntax::Ignored,
+               .effect = Effect::Acts,
+               .set = [](const Targets &to, const Setting &) -> Status {
+                   to.consumer->drop_tags = true;
+                   return {};
+               }},
     OptionSpec{"dtypes", Time::Compile, Syntax::Text, Effect::Ignored},
     OptionSpec{.name = "dynvarsize",
                .time = Time::Runtime,

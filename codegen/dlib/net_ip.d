@@ -97,8 +97,13 @@ translator ipv4info_t < struct iphdr *H > {
 	ipv4_tos = H->tos;
 	ipv4_length = ntohs(H->tot_len);
 	ipv4_ident = ntohs(H->id);
-	ipv4_flags = ntohs(H->frag_off) >> 13;
-	ipv4_offset = ntohs(H->frag_off) & 0x1fff;
+	/*
+	 * As DTrace splits the flags and fragment offset word: its top four
+	 * bits are the flags, so that Don't Fragment is 4 and More Fragments 2,
+	 * and the offset is the twelve bits below them.
+	 */
+	ipv4_flags = ntohs(H->frag_off) >> 12;
+	ipv4_offset = ntohs(H->frag_off) & 0x0fff;
 	ipv4_ttl = H->ttl;
 	ipv4_protocol = H->protocol;
 	ipv4_protostr = _dtx_protocol_name[H->protocol];

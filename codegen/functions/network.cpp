@@ -9,6 +9,8 @@
 
 #include <llvm/IR/Intrinsics.h>
 
+#include <algorithm>
+
 namespace dtx::sema {
 
 namespace {
@@ -35,23 +37,44 @@ constexpr int64_t kInfiniband = 32; // ARPHRD_INFINIBAND: 20 bytes
 // (codegen/runtime/network.c's DTX_RT_TEXT_AT and DTX_RT_TEXT_ROOM).
 constexpr uint32_t kAddressWork = 24 + 64;
 
-// The address argument (the last) must be a pointer, or an array (its first
-// element's address): a string or an integer is a mistake the signature's
-// kinds alone would let through.
+// The address argument (the first pointer parameter) must be a pointer, or
+// an array (its first element's address): a string or an integer is a
+// mistake the signature's kinds alone would let through.
 bool check_address(CallCheck &check) {
     Checker &c = check.checker;
     if (!c.check_arguments(check.call, check.function, 0))
         return false;
-    const size_t last = check.function.parameter_count - 1;
-    ast::Expr &address = *check.call.arguments.at(last);
+    const auto params = check.function.params();
+    const size_t at =
+        size_t(std::find_if(params.begin(), params.end(),
+                            [](const Parameter &p) { return p.kind == ParameterKind::Pointer; }) -
+               params.begin());
+    ast::Expr &address = *check.call.arguments.at(at);
     if (is_pointer(resolve(address.type)) || is_array(resolve(address.type)) ||
         c.is_null_constant(address))
         return true;
     Diagnostic &d =
         c.error("D_PROTO_ARG", address.range,
-                "argument #" + std::to_string(last + 1) + " of " + check.call.function +
+                "argument #" + std::to_string(at + 1) + " of " + check.call.function +
                     "() has type " + Checker::quote(address.type) + ", which does not match '" +
-                    std::string(check.function.parameters[last].spelling) + "'");
+                    std::string(params[at].spelling) + "'");
+    d.hints.push_back("prototype: " + check.function.signature());
+    return false;
+}
+
+// inet_ntoa6(addr, strict): strict, when given, must be an integer constant,
+// as dtrace requires, since it chooses the form at compile time.
+bool check_inet_ntoa6(CallCheck &check) {
+    if (!check_address(check))
+        return false;
+    if (check.call.arguments.size() < 2)
+        return true;
+    Checker &c = check.checker;
+    ast::Expr &strict = *check.call.arguments[1];
+    if (c.constant_value(strict))
+        return true;
+    Diagnostic &d = c.error("D_PROTO_ARG", strict.range,
+                            "argument #2 of inet_ntoa6() must be an integer constant");
     d.hints.push_back("prototype: " + check.function.signature());
     return false;
 }
@@ -64,13 +87,17 @@ Value address_text(FunctionBuilder &l, const ast::Call &call, ClauseState &state
     return {dst, call.type};
 }
 
-// inet_ntoa(ipaddr_t *), inet_ntoa6(in6_addr_t *), inet_ntop(int af, void *):
-// dtx_rt_inet_ntop's forms 0 (IPv4), 1 (IPv6 as inet_ntop) and 2 (IPv6 as
-// inet_ntoa6). inet_ntop() with a family other than AF_INET and AF_INET6 is
+// inet_ntoa(ipaddr_t *), inet_ntoa6(in6_addr_t *[, strict]), inet_ntop(int af,
+// void *): dtx_rt_inet_ntop's forms 0 (IPv4), 1 (IPv6 as inet_ntop) and 2
+// (IPv6 as inet_ntoa6). A strict inet_ntoa6() (a non-zero second argument)
+// keeps an IPv4-mapped or -compatible address's IPv6 prefix, as inet_ntop
+// does: form 1. inet_ntop() with a family other than AF_INET and AF_INET6 is
 // an illegal operation, as in DTrace.
 Value lower_inet(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
     llvm::IRBuilder<> &ir = l.ir();
-    llvm::Value *form = l.const64(call.function == "inet_ntoa" ? 0 : 2);
+    const bool strict = call.function == "inet_ntoa6" && call.arguments.size() > 1 &&
+                        l.integer_constant(*call.arguments[1]).value_or(0) != 0;
+    llvm::Value *form = l.const64(call.function == "inet_ntoa" ? 0 : strict ? 1 : 2);
     llvm::Value *length = l.const64(call.function == "inet_ntoa" ? 4 : 16);
     if (call.function == "inet_ntop") {
         llvm::Value *family = l.lower_scalar(*call.arguments.at(0), state);
@@ -81,7 +108,8 @@ Value lower_inet(FunctionBuilder &l, const ast::Call &call, ClauseState &state, 
         form = ir.CreateSelect(v4, l.const64(0), l.const64(1));
         length = ir.CreateSelect(v4, l.const64(4), l.const64(16));
     }
-    llvm::Value *address = l.lower_scalar(*call.arguments.back(), state);
+    llvm::Value *address =
+        l.lower_scalar(*call.arguments.at(call.function == "inet_ntop" ? 1 : 0), state);
     llvm::Value *work = l.scratch(state, kAddressWork);
     l.read_memory(state, work, length, address, /*user=*/false);
     return address_text(l, call, state, "dtx_rt_inet_ntop", work, form);
@@ -112,7 +140,8 @@ constexpr FunctionDescriptor kNetwork[] = {
     describe("htonll", S, "uint64_t", {integer("uint64_t")}, lower_swap<64>),
     describe("htons", S, "uint16_t", {integer("uint16_t")}, lower_swap<16>),
     describe("inet_ntoa", S, "string", {pointer("ipaddr_t *")}, lower_inet, kAddress),
-    describe("inet_ntoa6", S, "string", {pointer("in6_addr_t *")}, lower_inet, kAddress),
+    describe("inet_ntoa6", S, "string", {pointer("in6_addr_t *"), integer("int", true)}, lower_inet,
+             {.check = check_inet_ntoa6}),
     describe("inet_ntop", S, "string", {integer("int"), pointer()}, lower_inet, kAddress),
     describe("link_ntop", S, "string", {integer("int"), pointer()}, lower_link_ntop, kAddress),
     describe("ntohl", S, "uint32_t", {integer("uint32_t")}, lower_swap<32>),

@@ -447,19 +447,50 @@ TEST(ElfFile, LibcVersionsAndAliases) {
             << function.name;
 }
 
+// Within one address libc's names are in dtrace's order: global and weak
+// alike before local, then fewer leading underscores, then the smaller
+// size, then byte order.
 TEST(ElfFile, PreferredNameFirstAtOneAddress) {
     if (access(kLibc, R_OK) != 0)
         GTEST_SKIP() << "no " << kLibc;
     auto file = open_ok(kLibc);
     ASSERT_TRUE(file);
+    auto underscores = [](const std::string &name) { return name.find_first_not_of('_'); };
     auto functions = file->functions();
     for (std::size_t i = 1; i < functions.size(); ++i) {
         const ElfFunction &a = functions[i - 1], &b = functions[i];
-        if (a.address != b.address)
+        if (a.address != b.address || a.plt_stub || b.plt_stub)
             continue;
-        EXPECT_LE(static_cast<int>(a.binding), static_cast<int>(b.binding))
-            << a.name << " " << b.name;
+        const bool a_local = a.binding == ElfFunction::Binding::Local;
+        const bool b_local = b.binding == ElfFunction::Binding::Local;
+        EXPECT_TRUE(!a_local || b_local) << a.name << " " << b.name;
+        if (a_local != b_local || a.name.starts_with('$') || b.name.starts_with('$'))
+            continue;
+        EXPECT_LE(underscores(a.name), underscores(b.name)) << a.name << " " << b.name;
+        if (underscores(a.name) != underscores(b.name))
+            continue;
+        EXPECT_LE(a.size, b.size) << a.name << " " << b.name;
+        if (a.size == b.size) {
+            EXPECT_LE(a.name, b.name);
+        }
     }
+}
+
+// dtx-aliases' four functions and their aliases: the name dtrace gives each.
+TEST(ElfFile, AliasesTakeTheNameDtraceGives) {
+    auto file = open_ok(trigger("dtx-aliases"));
+    ASSERT_TRUE(file);
+    auto preferred = [&](const std::string &alias) -> std::string {
+        std::vector<const ElfFunction *> found = file->find(alias);
+        if (found.size() != 1)
+            return "?";
+        const ElfFunction *at = file->function_at(found[0]->address);
+        return at ? at->name : "none";
+    };
+    EXPECT_EQ(preferred("_go"), "go");     // weak beside global: fewer underscores
+    EXPECT_EQ(preferred("stay"), "_stay"); // local beside weak: not local
+    EXPECT_EQ(preferred("beta"), "alpha"); // global beside weak: byte order
+    EXPECT_EQ(preferred("zz"), "aaa");     // both global: byte order, not length
 }
 
 TEST(ElfFile, SectionsOfNotes) {

@@ -385,12 +385,14 @@ TEST(SemaExpressions, SymbolAndStackResultsSayWhatTheyName) {
     EXPECT_EQ(type_of("ustack()"), "stack");
 }
 
-TEST(SemaExpressions, UregsIndexesThePtRegsSlots) {
+TEST(SemaExpressions, UregsIndexesThePtRegsSlotsAndTheThreadsSegments) {
     EXPECT_EQ(errors("BEGIN { trace(uregs[R_SS] + uregs[0] + uregs[arg0]); }"), Codes{});
-    EXPECT_EQ(errors("BEGIN { trace(uregs[21]); }"), Codes{"D_UREGS_IDX@1:15"});
+    EXPECT_EQ(errors("BEGIN { trace(uregs[R_DS] + uregs[R_ES] + uregs[R_FS] + uregs[R_GS]); }"),
+              Codes{});
+    EXPECT_EQ(errors("BEGIN { trace(uregs[26]); }"), Codes{"D_UREGS_IDX@1:15"});
     EXPECT_EQ(errors("BEGIN { trace(uregs[-1]); }"), Codes{"D_UREGS_IDX@1:15"});
-    auto c = check("BEGIN { trace(uregs[R_SS + 1]); }");
-    EXPECT_EQ(only_diagnostic(*c).message, "uregs[21] does not exist: uregs[0] to uregs[20] do");
+    auto c = check("BEGIN { trace(uregs[R_TRAPNO + 1]); }");
+    EXPECT_EQ(only_diagnostic(*c).message, "uregs[26] does not exist: uregs[0] to uregs[25] do");
 }
 
 TEST(SemaExpressions, SizeofAndConstantFolding) {

@@ -3,7 +3,7 @@
 
 BEGIN
 {
-	this->i = 21;
+	this->i = 26;
 	trace(uregs[this->i]);
 }
 
