@@ -101,11 +101,19 @@ static void spin(double seconds) {
 }
 
 static int usage(void) {
-    fprintf(stderr, "usage: dtx-funcs N | sleep MS | spin SECONDS\n");
+    fprintf(stderr, "usage: dtx-funcs N | sleep MS | wait-stdin | spin SECONDS\n");
     return 2;
 }
 
 int main(int argc, char **argv) {
+    if (argc == 2 && strcmp(argv[1], "wait-stdin") == 0) {
+        /* Calls once a byte (or the end) comes on stdin: when a test says. */
+        char byte;
+        if (read(0, &byte, 1) < 0)
+            return 1;
+        run_loop(1);
+        return 0;
+    }
     if (argc == 2) {
         run_loop(atol(argv[1]));
         return 0;
