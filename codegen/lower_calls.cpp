@@ -188,13 +188,11 @@ llvm::Value *Lowering::unwind_user_stack(llvm::Value *buffer, uint32_t room, con
     // interrupts are off): each is copied from it. The walk's first word,
     // its room, is 0 until it is taken (set where the clause starts).
     if (!state.unwind_walk_offset) {
-        const uint32_t offset = state.scratch_offset;
-        scratch(state, kUnwindWalkSize);
-        state.unwind_walk_offset = offset;
+        state.unwind_walk_offset = lasting_scratch(state, kUnwindWalkSize);
         llvm::IRBuilder<>::InsertPointGuard guard(ir_);
         llvm::BasicBlock &entry = state.function->getEntryBlock();
         ir_.SetInsertPoint(&entry, entry.getFirstInsertionPt());
-        store64(const64(0), at(state.dctx, scratch_area_offset() + offset));
+        store64(const64(0), at(state.dctx, scratch_area_offset() + *state.unwind_walk_offset));
     }
     llvm::Value *walk = at(state.dctx, scratch_area_offset() + *state.unwind_walk_offset);
     llvm::Value *frames = at(walk, kUnwindFramesOffset);
@@ -542,10 +540,8 @@ llvm::Value *Lowering::address_number(ClauseState &state, llvm::Value *pointer) 
     // pointer and an unknown number: stored and loaded back, a pointer is a
     // number. One word of the clause's scratch serves every conversion: each
     // is loaded back at once.
-    if (!state.number_slot) {
-        state.number_slot = state.scratch_offset;
-        scratch(state, 8);
-    }
+    if (!state.number_slot)
+        state.number_slot = lasting_scratch(state, 8);
     llvm::Value *slot = at(state.dctx, scratch_area_offset() + *state.number_slot);
     if (pointer->getType()->isPointerTy())
         pointer = ir_.CreatePtrToInt(pointer, i64());
@@ -558,14 +554,12 @@ llvm::Value *Lowering::address_number(ClauseState &state, llvm::Value *pointer) 
 
 llvm::Value *Lowering::alloca_region(ClauseState &state) {
     if (!state.alloca_region) {
-        const uint32_t offset = state.scratch_offset;
-        scratch(state, 16 + 2 * options_.scratchsize);
-        state.alloca_region = offset;
+        state.alloca_region = lasting_scratch(state, 16 + 2 * options_.scratchsize);
         llvm::IRBuilder<>::InsertPointGuard guard(ir_);
         llvm::Function *clause = state.clause_function;
         llvm::BasicBlock &entry = clause->getEntryBlock();
         ir_.SetInsertPoint(&entry, entry.getFirstInsertionPt());
-        store64(const64(0), at(clause->getArg(0), scratch_area_offset() + offset));
+        store64(const64(0), at(clause->getArg(0), scratch_area_offset() + *state.alloca_region));
     }
     return at(state.dctx, scratch_area_offset() + *state.alloca_region);
 }

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <bit>
 #include <sstream>
+#include <tuple>
 
 namespace dtx::codegen {
 
@@ -285,8 +286,18 @@ llvm::Value *Lowering::scratch(ClauseState &state, uint32_t size) {
         state.scratch_offset = 0;
         offset = 0;
     }
+    state.scratch_high = std::max(state.scratch_high, state.scratch_offset);
     scratch_area_size_ = std::max(scratch_area_size_, state.scratch_offset);
     return at(state.dctx, scratch_area_offset() + offset);
+}
+
+uint32_t Lowering::lasting_scratch(ClauseState &state, uint32_t size) {
+    // Above every earlier statement's strings: what is set where the clause
+    // starts must not be overwritten by them.
+    state.scratch_offset = state.scratch_high;
+    const uint32_t offset = state.scratch_offset;
+    scratch(state, size);
+    return state.scratch_exhausted ? 0 : offset;
 }
 
 // Large blocks go in chunks whose addresses LLVM cannot see are adjacent, or
@@ -936,7 +947,15 @@ void Lowering::lower_clause(ClauseState &state) {
         state.statement++;
         if (state.function->getInstructionCount() > kClausePartSize)
             resume = start_clause_part(state, whole, resume);
+        // A statement's strings and keys in scratch are dead after it (what
+        // lasts is in variables, the record or maps): the next reuses the
+        // room, unless it made one of the clause's lasting areas.
+        const uint32_t mark = state.scratch_offset;
+        const auto lasting =
+            std::tuple(state.unwind_walk_offset, state.alloca_region, state.number_slot);
         lower_statement(*stmt, state);
+        if (lasting == std::tuple(state.unwind_walk_offset, state.alloca_region, state.number_slot))
+            state.scratch_offset = mark;
     }
     if (state.part) {
         ir_.CreateRet(ir_.getInt32(0));

@@ -123,6 +123,9 @@ struct ClauseState {
     // for more actions are cleared after it.
     llvm::StoreInst *masks_cleared = nullptr;
     uint32_t scratch_offset = 0;
+    // The most scratch any statement has used: each statement's strings and
+    // keys reuse the room of the last one's (lower_clause).
+    uint32_t scratch_high = 0;
     bool scratch_exhausted = false; // reported once
     // The scratch the clause's user stacks are walked in (kUnwindWalkSize
     // bytes), on first use.
@@ -276,6 +279,9 @@ public:
     // rules (casts, operands meeting their common type).
     llvm::Value *convert(llvm::Value *value, const sema::Type *from, const sema::Type *to);
     llvm::Value *scratch(ClauseState &state, uint32_t size) override;
+    // The offset of `size` bytes of scratch that last the whole clause (set
+    // up where it starts): above what every statement so far has used.
+    uint32_t lasting_scratch(ClauseState &state, uint32_t size);
     void zero(llvm::Value *address, uint32_t size) override;
     // Scratch of `size` zeroed bytes, for a map key to be filled.
     llvm::Value *zeroed_scratch(ClauseState &state, uint32_t size);
