@@ -78,3 +78,23 @@ TEST(ParserCHeaders, UnclosedBodyIsReportedAtItsBrace) {
     ASSERT_FALSE(errors(*p).empty());
     EXPECT_EQ(errors(*p)[0].substr(0, 13), "D_SYNTAX@2:1 ");
 }
+
+TEST(ParserCHeaders, RepeatedTypedefOfATypeNameDeclaresItAgain) {
+    // uint32_t is D's own; glibc's <stdint.h> declares it once more.
+    auto p = parse("typedef unsigned int __u32;\n"
+                   "typedef __u32 uint32_t;\n"
+                   "typedef __u32 uint32_t;\n"
+                   "BEGIN { exit(0); }\n");
+    EXPECT_TRUE(p->ok);
+    EXPECT_EQ(errors(*p), std::vector<std::string>{});
+    ASSERT_EQ(p->program.declarations.size(), 3u);
+    EXPECT_EQ(p->program.declarations[1]->name, "uint32_t");
+    EXPECT_EQ(p->program.declarations[2]->name, "uint32_t");
+}
+
+TEST(ParserCHeaders, TwoTypesWithADeclaratorStayAnError) {
+    auto p = parse("typedef int foo_t;\ntypedef long foo_t bar;\n");
+    EXPECT_FALSE(p->ok);
+    ASSERT_FALSE(errors(*p).empty());
+    EXPECT_EQ(errors(*p)[0].substr(0, 17), "D_DECL_COMBO@2:14");
+}
