@@ -45,6 +45,10 @@ struct LexerContext {
 
     LexMode mode = LexMode::Outer;
     int brace_depth = 0;
+    // Set by the parser after the '{' of a C function definition: the scanner
+    // skips to the matching '}' and returns the whole body as one token.
+    bool skip_function_body = false;
+    SourceRange function_body_start; // its '{'
     // After '.' or '->' a name is a member, never a type name or keyword.
     bool expect_member_name = false;
 

@@ -464,6 +464,15 @@ void ParseState::add_key(KeyList &list, DeclSpecs specs, Declarator declarator) 
 void ParseState::add_type_declaration(DeclSpecs specs, const SourceRange &range) {
     if (!program_expected(range, "a declaration"))
         return;
+    if (!specs.redeclared_name.empty()) {
+        Declarator name;
+        name.range = specs.redeclared_range;
+        name.name = std::move(specs.redeclared_name);
+        std::vector<Declarator> declarators;
+        declarators.push_back(std::move(name));
+        add_declarations(std::move(specs), std::move(declarators));
+        return;
+    }
     TypeExprPtr type = specs_to_type(specs, diagnostics());
     bool defines_something =
         type->kind != TypeExpr::Kind::Named && (type->has_body || !type->name.empty());
@@ -477,6 +486,9 @@ void ParseState::add_type_declaration(DeclSpecs specs, const SourceRange &range)
 }
 
 void ParseState::add_declarations(DeclSpecs specs, std::vector<Declarator> declarators) {
+    if (!specs.redeclared_name.empty())
+        diagnostics().error("D_DECL_COMBO", specs.redeclared_range,
+                            "two or more data types in declaration specifiers");
     TypeExprPtr base = specs_to_type(specs, diagnostics());
     for (Declarator &d : declarators) {
         if (!program_expected(d.range, "a declaration"))
@@ -490,6 +502,20 @@ void ParseState::add_declarations(DeclSpecs specs, std::vector<Declarator> decla
         program->items.push_back(decl.get());
         program->declarations.push_back(std::move(decl));
     }
+}
+
+// dtrace compiles no C functions: a definition a header brings is checked to
+// be one and then dropped, as its prototype alone would say nothing D uses.
+void ParseState::ignore_function_definition(DeclSpecs specs, Declarator declarator,
+                                            const SourceRange &range) {
+    if (!program_expected(range, "a function definition"))
+        return;
+    if (declarator.parts.empty() ||
+        declarator.parts.back().kind != DeclaratorPart::Kind::Function ||
+        specs.storage == StorageClass::Typedef)
+        diagnostics().error("D_SYNTAX", declarator.range,
+                            "'{' after the declaration of '" + declarator.name +
+                                "', which is not a function");
 }
 
 void ParseState::add_inline(DeclSpecs specs, Declarator declarator, ExprPtr value,

@@ -61,6 +61,8 @@ struct ParseState {
 
     void add_type_declaration(DeclSpecs specs, const SourceRange &range);
     void add_declarations(DeclSpecs specs, std::vector<Declarator> declarators);
+    void ignore_function_definition(DeclSpecs specs, Declarator declarator,
+                                    const SourceRange &range);
     void add_inline(DeclSpecs specs, Declarator declarator, ast::ExprPtr value,
                     const SourceRange &range);
     void add_translator(ast::TypeExprPtr output, ast::TypeExprPtr input, std::string parameter,

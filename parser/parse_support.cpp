@@ -66,6 +66,14 @@ void merge_specs(DeclSpecs &into, DeclSpecs &&from, DiagnosticEngine &diags) {
         add_type_word(into, "long", from.range, diags);
     if (!from.base.empty())
         add_type_word(into, from.base, from.range, diags);
+    if (from.named && into.storage == ast::StorageClass::Typedef &&
+        from.named->kind == ast::TypeExpr::Kind::Named && into.redeclared_name.empty() &&
+        (into.base_seen() || into.signed_words || into.unsigned_words || into.short_words ||
+         into.long_words)) {
+        into.redeclared_name = from.named->name;
+        into.redeclared_range = from.range;
+        return;
+    }
     if (from.named)
         add_named_type(into, std::move(from.named), from.range, diags);
 }

@@ -29,6 +29,11 @@ struct DeclSpecs {
     // empty when `named` holds a typedef name or a struct/union/enum.
     std::string base;
     ast::TypeExprPtr named;
+    // `typedef __uint32_t uint32_t;` where uint32_t is a type name already
+    // (D's own, or a header's repeated typedef): the name after a complete
+    // type in a typedef is the name being declared, as in dtrace's scanner.
+    std::string redeclared_name;
+    SourceRange redeclared_range;
     bool base_seen() const { return !base.empty() || named != nullptr; }
 };
 

@@ -1,8 +1,10 @@
 #include "session/program_sources.h"
 
 #include "libtrace/attach.h"
+#include "session/option_values.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -46,6 +48,32 @@ Result<std::string> read_file(const std::string &path) {
     }
 }
 
+// What dtrace gives cpp: strict C99 (no `linux` or `unix` macro to break a D
+// name) without __GNUC__, so that glibc's headers leave out their GCC-only
+// forms (__attribute__, __asm__, __extension__, __restrict) and keep to C a D
+// compiler reads; plus its macros for the system and D, and dtx's own __DTX.
+// <stdarg.h>'s va_list is GCC's built-in type, which D has not: a pointer
+// stands in for it, as a prototype that takes one is all a header needs.
+std::vector<std::string> preprocessor_arguments() {
+    unsigned version[3] = {0, 0, 0};
+    int part = 0;
+    for (char c : d_versions().back())
+        if (c == '.')
+            part++;
+        else
+            version[part] = version[part] * 10 + unsigned(c - '0');
+    char version_macro[64];
+    std::snprintf(version_macro, sizeof version_macro, "-D__SUNW_D_VERSION=0x%08x",
+                  version[0] << 24 | version[1] << 12 | version[2]);
+    return {"cpp",           "-xc",
+            "-std=c99",      "-U__GNUC__",
+            "-D__linux",     "-D__unix",
+            "-D__SVR4",      "-D__Linux",
+            "-D__amd64",     "-D__SUNW_D=1",
+            "-D__SUNW_D_64", version_macro,
+            "-D__DTX=1",     "-D__builtin_va_list=void *"};
+}
+
 // Runs cpp over `text` and returns its output with line markers kept, so
 // diagnostics point into the original file. A `#!` first line is blanked
 // first (cpp rejects it) without moving the lines below it.
@@ -71,9 +99,7 @@ Result<std::string> run_preprocessor(const std::string &path, std::string text,
         return error;
     }
 
-    std::vector<std::string> args = {"cpp",          "-xc",           "-undef",     "-D__linux",
-                                     "-D__linux__",  "-D__unix",      "-D__x86_64", "-D__x86_64__",
-                                     "-D__SUNW_D=1", "-D__SUNW_D_64", "-D__DTX=1"};
+    std::vector<std::string> args = preprocessor_arguments();
     args.insert(args.end(), cpp_args.begin(), cpp_args.end());
     args.push_back("-");
     std::vector<char *> argv;
