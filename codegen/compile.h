@@ -56,6 +56,7 @@ struct CompileOptions {
     uint64_t bufsize = 4 << 20;  // the ring buffer (rounded up to a power of two)
     uint32_t nspec = 1;          // speculations a program can have at once
     uint64_t specsize = 4 << 20; // bytes of records one speculation holds
+    uint32_t pcapsize = 1514;    // bytes of a packet pcap() records (dtrace's default)
     // -x cpu: clauses run only on this CPU (BEGIN and END run there).
     std::optional<uint32_t> cpu;
     // Every record holds its firing's timestamp (oformat=json shows it):

@@ -333,6 +333,7 @@ public:
                   llvm::Value *address) override;
     llvm::Value *string_literal(std::string_view text) override;
     uint64_t strsize() const override { return sema::string_bytes(options_.strsize); }
+    uint32_t pcapsize() const override { return options_.pcapsize; }
     uint32_t stored_size(const sema::Type *type) override;
     bool is_memory_value(const sema::Type *type); // lives behind a ptr
     // What a trampoline fills in for the clauses, and whether any clause of

@@ -735,6 +735,17 @@ void Consumer::reopen_output(uint32_t epid, const std::optional<std::string> &pa
         failed();
 }
 
+void Consumer::capture_packet(uint32_t epid, const CapturedPacket &packet) {
+    if (options_.pcap_file.empty()) {
+        output_->pcap(packet);
+        return;
+    }
+    if (!pcap_file_)
+        pcap_file_ = std::make_unique<PcapFile>(options_.pcap_file);
+    if (Status written = pcap_file_->write(packet); !written)
+        action_error(epid, "pcap(): " + written.error().message);
+}
+
 void Consumer::truncate_output() {
     if (options_.output_fd < 0)
         return;

@@ -26,6 +26,7 @@
 #include "libtrace/attach.h"
 #include "libtrace/error.h"
 #include "libtrace/output_format.h"
+#include "libtrace/pcap_file.h"
 #include "libtrace/probe.h"
 #include "libtrace/program_description.h"
 
@@ -97,6 +98,10 @@ struct ConsumerOptions {
     // which freopen() points elsewhere and ftruncate() empties; -1: they
     // do nothing.
     int output_fd = -1;
+    // pcapfile: the file pcap() writes its packets to, in pcap's format;
+    // empty: they are shown as a hex dump in the output, as dtrace does
+    // without tshark.
+    std::string pcap_file;
     // setopt(): sets option `name` while tracing, in `options` where it is
     // one the consumer reads. The result is a notice to give, else empty; an
     // error's message is dtrace's reason for refusing, which the warning repeats.
@@ -191,6 +196,10 @@ public:
     // where it went at first for nullopt (freopen("")). A file that cannot be
     // opened is dtrace's error, and the output stays where it was.
     void reopen_output(uint32_t epid, const std::optional<std::string> &path);
+    // pcap() in the clause of enabled probe `epid`: the packet goes to the
+    // pcapfile option's file, else to the output as a hex dump. A packet
+    // the file cannot take is dtrace's error, and tracing goes on.
+    void capture_packet(uint32_t epid, const CapturedPacket &packet);
     // ftruncate(): empties the output file (nothing where it is not a file).
     void truncate_output();
     // system(): runs `command` with /bin/sh, after what was printed before
@@ -262,6 +271,7 @@ private:
     UniqueFd first_output_;
     Formatter formatter_;
     std::unique_ptr<OutputFormat> output_;
+    std::unique_ptr<PcapFile> pcap_file_; // pcap()'s, from its first packet on
     // flowindent's state per CPU: the indentation and the last EPID shown.
     struct FlowState {
         int indent = 0;

@@ -396,6 +396,15 @@ public:
         out += '}';
     }
 
+    void pcap(const CapturedPacket &packet) override {
+        std::string &out = action("pcap");
+        out += ",\"protocol\":" + std::to_string(packet.protocol);
+        out += ",\"length\":" + std::to_string(packet.length);
+        out += ",\"bytes\":";
+        append_hex_bytes(out, packet.bytes);
+        out += '}';
+    }
+
     void stack(const KeyField &stack) override {
         std::string &out = action(stack.user ? "ustack" : "stack");
         out += ",\"frames\":";

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "libtrace/aggregation.h"
+#include "libtrace/pcap_file.h"
 #include "libtrace/printf_format.h"
 #include "libtrace/probe.h"
 #include "libtrace/program_description.h"
@@ -82,6 +83,8 @@ public:
     virtual void print(uint32_t type, std::span<const std::byte> bytes) = 0;
     // tracemem(): `size` bytes of `bytes`.
     virtual void tracemem(std::span<const std::byte> bytes, size_t size) = 0;
+    // pcap() without a pcapfile: the packet's recorded bytes.
+    virtual void pcap(const CapturedPacket &packet) = 0;
     // stack() and ustack().
     virtual void stack(const KeyField &stack) = 0;
     // exit(): the status it gives.

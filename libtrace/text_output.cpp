@@ -54,6 +54,11 @@ public:
         write(format_bytes(bytes, size));
     }
 
+    // dtrace's hex dump, as tracemem() shows memory (dtrace without tshark).
+    void pcap(const CapturedPacket &packet) override {
+        write(format_bytes(packet.bytes, packet.bytes.size()));
+    }
+
     void stack(const KeyField &stack) override {
         write(format_key_field(stack, consumer_.options().print));
     }

@@ -338,7 +338,26 @@ constexpr std::array kOptions = {
                    to.compile->record_timestamps = json;
                    return {};
                }},
-    OptionSpec{"pcapsize", Time::Runtime, Syntax::Size, Effect::Ignored},
+    // A dtx option: dtrace writes pcap() to the file freopen() named.
+    OptionSpec{.name = "pcapfile",
+               .time = Time::Runtime,
+               .syntax = Syntax::Text,
+               .effect = Effect::Acts,
+               .set = [](const Targets &to, const Setting &s) -> Status {
+                   to.consumer->pcap_file = s.text.value_or("");
+                   return {};
+               }},
+    // The record holds the packet's bytes with pcap()'s four words.
+    OptionSpec{.name = "pcapsize",
+               .time = Time::Runtime,
+               .syntax = Syntax::Size,
+               .effect = Effect::Acts,
+               .range = OptionRange{1, trace::kMaxRecordSize - trace::kRecordDataStart - 64},
+               .default_value = "1514",
+               .set = [](const Targets &to, const Setting &s) -> Status {
+                   to.compile->pcapsize = uint32_t(s.value.number);
+                   return {};
+               }},
     OptionSpec{"pgmax", Time::Compile, Syntax::Number, Effect::Ignored},
     OptionSpec{"preallocate", Time::Compile, Syntax::Size, Effect::Ignored},
     OptionSpec{"printsize", Time::Dynamic, Syntax::Size, Effect::Ignored},

@@ -140,3 +140,15 @@ inline int ETHERTYPE_IPV6 = 0x86dd;
 inline int ETHERTYPE_LOOPBACK = 0x9000;
 inline int ETHERTYPE_TRAIL = 0x1000;
 inline int ETHERTYPE_NTRAILER = 16;
+
+/*
+ * pcap()'s protocols: libpcap's DLT_ link types of the packet's first
+ * header, as dtrace-utils' pcap.d names them. Any other DLT_ number may be
+ * given as it is.
+ */
+inline int PCAP_NULL = 0;
+inline int PCAP_ETHER = 1;
+inline int PCAP_PPP = 9;
+inline int PCAP_IP = 12;	/* DLT_RAW: an IPv4 or IPv6 header first */
+inline int PCAP_WIFI = 105;
+inline int PCAP_IPOIB = 242;

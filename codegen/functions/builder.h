@@ -96,6 +96,8 @@ public:
     // The bytes a string takes: the strsize option's characters and the NUL
     // (sema::string_bytes()).
     virtual uint64_t strsize() const = 0;
+    // The bytes of a packet pcap() records: the pcapsize option.
+    virtual uint32_t pcapsize() const = 0;
     virtual Value lower_probe_argument(const ast::Subscript &s, const sema::Type *type,
                                        ClauseState &state) = 0;
     virtual Value lower_user_register(const ast::Subscript &s, const sema::Type *type,

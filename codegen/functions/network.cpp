@@ -3,9 +3,11 @@
 // inet_ntoa6(), inet_ntop() and link_ntop() read an address from kernel (or
 // the program's scratch) memory and write it as text, in the BPF run-time
 // library (dtx_rt_inet_ntop, dtx_rt_link_ntop in codegen/runtime/network.c).
+// The pcap() action records a packet from a struct sk_buff.
 #include "codegen/checker.h"
 #include "codegen/functions/builder.h"
 #include "codegen/functions/function.h"
+#include "libtrace/consumer.h"
 
 #include <llvm/IR/Intrinsics.h>
 
@@ -132,6 +134,90 @@ Value lower_link_ntop(FunctionBuilder &l, const ast::Call &call, ClauseState &st
     return address_text(l, call, state, "dtx_rt_link_ntop", work, length);
 }
 
+// --- pcap() ---------------------------------------------------------------------
+
+// pcap(skb, protocol)'s record: when the probe fired (ns since the epoch),
+// the packet's length, how many of its bytes were recorded, the protocol,
+// then pcapsize bytes. No bytes recorded (a NULL skb) shows nothing, as in
+// dtrace.
+void consume_pcap(trace::Consumer &consumer, const trace::ActionDescription &action,
+                  std::span<const std::byte> record) {
+    const auto word = [&](size_t i) {
+        return consumer.read<uint64_t>(record, action.values.at(i).offset);
+    };
+    const trace::ValueLayout &data = action.values.at(4);
+    const uint64_t recorded = std::min<uint64_t>(word(2), data.size);
+    if (recorded == 0 || data.offset + recorded > record.size())
+        return;
+    trace::CapturedPacket packet;
+    packet.walltime = word(0);
+    packet.length = word(1);
+    packet.protocol = word(3);
+    packet.snaplen = data.size;
+    packet.bytes = record.subspan(data.offset, recorded);
+    consumer.capture_packet(consumer.read<trace::RecordHeader>(record, 0).epid, packet);
+}
+
+// One 8-byte word of the action's record.
+void record_word(FunctionBuilder &l, ClauseState &state, trace::ActionDescription &action,
+                 llvm::Value *value) {
+    trace::ValueLayout layout;
+    layout.is_signed = false;
+    layout.offset = l.reserve_record(state, 8);
+    if (llvm::Value *to = l.record_space(state, layout))
+        l.store64(value, to);
+    action.values.push_back(layout);
+    l.count_speculative_bytes(state, 8, 8);
+}
+
+// What dtrace records of the sk_buff: its linear part (len - data_len bytes
+// at data), at most pcapsize bytes. A NULL or unreadable skb reads as a
+// packet of no bytes.
+Value lower_pcap(FunctionBuilder &l, const ast::Call &call, ClauseState &state, bool) {
+    llvm::IRBuilder<> &ir = l.ir();
+    std::optional<uint64_t> len_at = l.kernel_member_offset(call, "sk_buff", "len");
+    std::optional<uint64_t> data_len_at = l.kernel_member_offset(call, "sk_buff", "data_len");
+    std::optional<uint64_t> data_at = l.kernel_member_offset(call, "sk_buff", "data");
+    if (!len_at || !data_len_at || !data_at)
+        return {l.const64(0), call.type};
+    trace::ActionDescription action = l.action(call, consume_pcap);
+    llvm::Value *skb = l.lower_scalar(*call.arguments.at(0), state);
+    auto member = [&](uint64_t offset, uint32_t size) {
+        return l.read_kernel_quietly(state, ir.CreateAdd(skb, l.const64(offset)), size);
+    };
+    llvm::Value *length = member(*len_at, 4);
+    llvm::Value *linear = ir.CreateSub(length, member(*data_len_at, 4));
+    llvm::Value *data = member(*data_at, 8);
+    // The verifier must see the bound of the read's length.
+    const uint32_t room = l.pcapsize();
+    linear = l.opaque(linear);
+    linear = ir.CreateSelect(ir.CreateICmpUGT(linear, l.const64(room)), l.const64(room), linear);
+    record_word(l, state, action, ir.CreateAdd(l.firing_timestamp(state), l.walltime_offset()));
+    record_word(l, state, action, length);
+    record_word(l, state, action, linear);
+    l.record_value(state, action, *call.arguments.at(1));
+    trace::ValueLayout bytes;
+    bytes.kind = trace::ValueKind::Bytes;
+    bytes.size = room;
+    bytes.offset = l.reserve_record(state, room);
+    if (llvm::Value *to = l.record_space(state, bytes)) {
+        l.zero(to, codegen::align8(room));
+        // No read of no bytes: the kernel refuses one at NULL.
+        llvm::Function *function = ir.GetInsertBlock()->getParent();
+        llvm::BasicBlock *read = llvm::BasicBlock::Create(ir.getContext(), "pcap.read", function);
+        llvm::BasicBlock *done = llvm::BasicBlock::Create(ir.getContext(), "pcap.done", function);
+        ir.CreateCondBr(ir.CreateICmpEQ(linear, l.const64(0)), done, read);
+        ir.SetInsertPoint(read);
+        l.read_memory(state, to, linear, data, /*user=*/false);
+        ir.CreateBr(done);
+        ir.SetInsertPoint(done);
+    }
+    action.values.push_back(bytes);
+    l.count_speculative_bytes(state, room, 1);
+    return l.finish_action(state, std::move(action), call);
+}
+
+constexpr auto A = FunctionClass::Action;
 constexpr auto S = FunctionClass::Subroutine;
 constexpr Extra kAddress = {.check = check_address};
 
@@ -147,6 +233,7 @@ constexpr FunctionDescriptor kNetwork[] = {
     describe("ntohl", S, "uint32_t", {integer("uint32_t")}, lower_swap<32>),
     describe("ntohll", S, "uint64_t", {integer("uint64_t")}, lower_swap<64>),
     describe("ntohs", S, "uint16_t", {integer("uint16_t")}, lower_swap<16>),
+    describe("pcap", A, "void", {pointer(), integer("int")}, lower_pcap, kAddress),
 };
 
 } // namespace
