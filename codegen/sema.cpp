@@ -401,7 +401,11 @@ const Type *Checker::resolve_type(const TypeExpr &type) {
         const Type *result = resolve_type(*type.element);
         std::vector<const Type *> params;
         for (const TypeExprPtr &t : type.parameters) {
-            const Type *param = resolve_type(*t);
+            // As in C, a parameter declared an array (`char *argv[]`) is a pointer.
+            const bool array = t->kind == TypeExpr::Kind::Array && t->array_keys.empty();
+            const Type *element = array ? resolve_type(*t->element) : nullptr;
+            const Type *param =
+                array ? (element ? types_.pointer_to(element) : nullptr) : resolve_type(*t);
             if (!param)
                 return nullptr;
             if (!is_void(param))
@@ -427,7 +431,14 @@ const Type *Checker::resolve_record(const TypeExpr &type) {
     std::vector<MemberDeclaration> members;
     std::set<std::string> names;
     for (const StructMember &member : type.members) {
-        const Type *member_type = resolve_type(*member.type);
+        // A last member declared `T m[]` is a flexible array member, as in C99.
+        const bool flexible = &member == &type.members.back() &&
+                              member.type->kind == TypeExpr::Kind::Array &&
+                              !member.type->array_size && member.type->array_keys.empty();
+        const Type *flexible_element = flexible ? resolve_type(*member.type->element) : nullptr;
+        const Type *member_type =
+            flexible ? (flexible_element ? types_.array_of(flexible_element, 0) : nullptr)
+                     : resolve_type(*member.type);
         if (!member_type)
             return nullptr;
         if (!member.name.empty() && !names.insert(member.name).second)

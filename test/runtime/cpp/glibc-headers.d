@@ -1,10 +1,11 @@
 /* dtx-args: -q -C */
 /*
  * Real glibc headers, preprocessed as dtrace preprocesses them (strict C99,
- * no __GNUC__), then their macros and types used from D. <netinet/in.h>
- * brings `static inline` byte-swap functions with bodies; <stdio.h> brings
- * prototypes with restrict and va_list parameters; <stdint.h> and
- * <sys/types.h> repeat typedefs D already has (uint32_t, pid_t).
+ * no __GNUC__), then their macros and types used from D. <stdio.h> brings
+ * prototypes with restrict and va_list parameters, <unistd.h> array
+ * parameters (char *const argv[]), <sys/socket.h> a flexible array member;
+ * <stdint.h> and <sys/types.h> repeat typedefs D already has (uint32_t,
+ * pid_t).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@
 #include <endian.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include <netinet/in.h>
+#include <sys/socket.h>
 
 uint32_t word;
 int32_t low;
@@ -31,7 +32,6 @@ BEGIN
 	    sizeof (uint32_t), sizeof (pid_t));
 	printf("little-endian=%d sizeof(FILE)=%d sizeof(fpos_t)=%d\n",
 	    __BYTE_ORDER == __LITTLE_ENDIAN, sizeof (FILE), sizeof (fpos_t));
-	printf("STDERR_FILENO=%d INADDR_LOOPBACK=%x\n", STDERR_FILENO,
-	    INADDR_LOOPBACK);
+	printf("STDERR_FILENO=%d SOCK_DGRAM=%d\n", STDERR_FILENO, SOCK_DGRAM);
 	exit(0);
 }
