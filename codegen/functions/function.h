@@ -52,13 +52,13 @@ enum class FunctionClass {
 };
 
 enum class ParameterKind {
-    Any,         // DTrace's "@": any value
-    Integer,     // any integer (enums included)
-    StringLike,  // const char *: a string, char array or char pointer
-    Pointer,     // void *: any pointer (or a string, which is memory too)
+    Any,           // DTrace's "@": any value
+    Integer,       // any integer (enums included)
+    StringLike,    // const char *: a string, char array or char pointer
+    Pointer,       // void *: any pointer (or a string, which is memory too)
     AllocaPointer, // void *: a pointer into alloca() memory (sema_alloca.cpp)
-    Aggregation, // an aggregation, @name
-    Format,      // a printf-style format string constant
+    Aggregation,   // an aggregation, @name
+    Format,        // a printf-style format string constant
 };
 
 // What a call does to its clause, for the rules on where speculate(),
