@@ -201,8 +201,8 @@ Value lower_pcap(FunctionBuilder &l, const ast::Call &call, ClauseState &state, 
     bytes.size = room;
     bytes.offset = l.reserve_record(state, room);
     if (llvm::Value *to = l.record_space(state, bytes)) {
-        l.zero(to, codegen::align8(room));
-        // No read of no bytes: the kernel refuses one at NULL.
+        // Only the bytes read are shown, so the rest is not cleared. No read
+        // of no bytes: the kernel refuses one at NULL.
         llvm::Function *function = ir.GetInsertBlock()->getParent();
         llvm::BasicBlock *read = llvm::BasicBlock::Create(ir.getContext(), "pcap.read", function);
         llvm::BasicBlock *done = llvm::BasicBlock::Create(ir.getContext(), "pcap.done", function);
